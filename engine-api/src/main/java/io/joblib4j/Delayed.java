@@ -1,0 +1,130 @@
+package io.joblib4j;
+
+import io.joblib4j.fn.Fn0;
+import io.joblib4j.fn.Fn1;
+import io.joblib4j.fn.Fn2;
+import io.joblib4j.fn.Fn3;
+import io.joblib4j.fn.Fn4;
+import io.joblib4j.fn.Fn5;
+import io.joblib4j.fn.Fn6;
+import io.joblib4j.internal.fn.Lambdas;
+import java.io.Serial;
+import java.io.Serializable;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+
+/**
+ * A function call captured for later: the function and its arguments, run by {@link Parallel} on
+ * one of its workers. joblib's {@code delayed(f)(x, y)} is {@code delayed(f, x, y)} here:
+ *
+ * <pre>{@code
+ * import static io.joblib4j.Delayed.delayed;
+ *
+ * List<Double> roots = Parallel.nJobs(2)
+ *     .run(IntStream.range(0, 10).mapToObj(i -> delayed(Math::sqrt, (double) i * i)));
+ * }</pre>
+ *
+ * <p>A {@code Delayed} is {@link Serializable} whenever its arguments are, so it can be shipped to
+ * child JVMs and Spark executors. The function types ({@link Fn0} ... {@link Fn6}) are serializable
+ * already; a lambda that captures a value captures it by serialization too, so captured values must
+ * be serializable for the non-thread backends.
+ *
+ * @param <R> the result type
+ */
+public final class Delayed<R> implements Callable<R>, Serializable {
+  @Serial private static final long serialVersionUID = 1L;
+
+  private final Serializable function;
+  private final Object[] args;
+
+  private Delayed(Serializable function, Object... args) {
+    this.function = Objects.requireNonNull(function, "function");
+    this.args = args;
+  }
+
+  /** A call of {@code fn} with no arguments: {@code delayed(() -> expensive())}. */
+  public static <R> Delayed<R> delayed(Fn0<? extends R> fn) {
+    return new Delayed<>(fn);
+  }
+
+  /** A call {@code fn(a)}. */
+  public static <A, R> Delayed<R> delayed(Fn1<? super A, ? extends R> fn, A a) {
+    return new Delayed<>(fn, a);
+  }
+
+  /** A call {@code fn(a, b)}. */
+  public static <A, B, R> Delayed<R> delayed(Fn2<? super A, ? super B, ? extends R> fn, A a, B b) {
+    return new Delayed<>(fn, a, b);
+  }
+
+  /** A call {@code fn(a, b, c)}. */
+  public static <A, B, C, R> Delayed<R> delayed(
+      Fn3<? super A, ? super B, ? super C, ? extends R> fn, A a, B b, C c) {
+    return new Delayed<>(fn, a, b, c);
+  }
+
+  /** A call {@code fn(a, b, c, d)}. */
+  public static <A, B, C, D, R> Delayed<R> delayed(
+      Fn4<? super A, ? super B, ? super C, ? super D, ? extends R> fn, A a, B b, C c, D d) {
+    return new Delayed<>(fn, a, b, c, d);
+  }
+
+  /** A call {@code fn(a, b, c, d, e)}. */
+  public static <A, B, C, D, E, R> Delayed<R> delayed(
+      Fn5<? super A, ? super B, ? super C, ? super D, ? super E, ? extends R> fn,
+      A a, B b, C c, D d, E e) {
+    return new Delayed<>(fn, a, b, c, d, e);
+  }
+
+  /** A call {@code fn(a, b, c, d, e, f)}. */
+  public static <A, B, C, D, E, F, R> Delayed<R> delayed(
+      Fn6<? super A, ? super B, ? super C, ? super D, ? super E, ? super F, ? extends R> fn,
+      A a, B b, C c, D d, E e, F f) {
+    return new Delayed<>(fn, a, b, c, d, e, f);
+  }
+
+  /** Runs the call in the current thread; the function's exception, checked or not, propagates. */
+  @Override
+  @SuppressWarnings("unchecked")
+  public R call() throws Exception {
+    return switch (args.length) {
+      case 0 -> ((Fn0<R>) function).invoke();
+      case 1 -> ((Fn1<Object, R>) function).invoke(args[0]);
+      case 2 -> ((Fn2<Object, Object, R>) function).invoke(args[0], args[1]);
+      case 3 -> ((Fn3<Object, Object, Object, R>) function).invoke(args[0], args[1], args[2]);
+      case 4 -> ((Fn4<Object, Object, Object, Object, R>) function)
+          .invoke(args[0], args[1], args[2], args[3]);
+      case 5 -> ((Fn5<Object, Object, Object, Object, Object, R>) function)
+          .invoke(args[0], args[1], args[2], args[3], args[4]);
+      case 6 -> ((Fn6<Object, Object, Object, Object, Object, Object, R>) function)
+          .invoke(args[0], args[1], args[2], args[3], args[4], args[5]);
+      default -> throw new IllegalStateException("a Delayed holds 0 to 6 arguments, not " + args.length);
+    };
+  }
+
+  /** The function this call applies: one of {@link Fn0} ... {@link Fn6}. */
+  public Serializable function() {
+    return function;
+  }
+
+  /** The arguments, in order; unmodifiable, and may contain nulls. */
+  public List<Object> arguments() {
+    return Collections.unmodifiableList(Arrays.asList(args.clone()));
+  }
+
+  /**
+   * The function's short name ({@code Scorer.score}, {@code lambda in Demo.main}), used in progress
+   * lines, Spark job descriptions and error messages.
+   */
+  public String functionName() {
+    return Lambdas.describe(function);
+  }
+
+  @Override
+  public String toString() {
+    return "delayed(" + functionName() + (args.length == 0 ? "" : ", " + args.length + " args") + ")";
+  }
+}

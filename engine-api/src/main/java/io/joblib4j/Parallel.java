@@ -1,0 +1,255 @@
+package io.joblib4j;
+
+import static io.joblib4j.Delayed.delayed;
+
+import io.joblib4j.fn.Fn1;
+import io.joblib4j.internal.CpuCount;
+import io.joblib4j.internal.parallel.BackendRegistry;
+import io.joblib4j.internal.parallel.CallPlan;
+import io.joblib4j.internal.parallel.Calls;
+import io.joblib4j.internal.parallel.ConfigStack;
+import io.joblib4j.internal.parallel.ConfigValues;
+import io.joblib4j.spi.Backend;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+
+/**
+ * joblib's parallel for-loop: runs {@link Delayed} tasks on a backend's workers and gives back
+ * their results.
+ *
+ * <pre>{@code
+ * import static io.joblib4j.Delayed.delayed;
+ *
+ * List<Double> roots = Parallel.nJobs(2)
+ *     .run(IntStream.range(0, 10).mapToObj(i -> delayed(Math::sqrt, (double) i * i)));
+ *
+ * try (Parallel p = Parallel.builder().nJobs(-1).backend("spark").verbose(10).build()) {
+ *   List<Long> a = p.run(tasks);                   // results in input order
+ *   Iterator<Long> it = p.iterate(tasks);          // streamed, in input order
+ *   Iterator<Long> un = p.iterateUnordered(tasks); // streamed, fastest first
+ *   List<Long> m = p.map(Work::score, inputs);     // delayed(Work::score, x) per input
+ * }                                                 // close() releases the workers
+ * }</pre>
+ *
+ * <p>Semantics follow joblib: the input is consumed lazily ({@code preDispatch} tasks up front,
+ * then a batch more per finished batch); batches size themselves ({@code batchSize("auto")});
+ * the first task that throws makes the call throw that same exception — type, message and cause
+ * chain kept, the worker's stack trace in it, a suppressed note saying which task failed where —
+ * and cancels the tasks still running; a {@code timeout} fails the call with a {@link
+ * java.util.concurrent.TimeoutException}. Checked exceptions propagate undeclared, as they were
+ * thrown.
+ *
+ * <p>One instance runs one call at a time. Used in try-with-resources, an instance keeps its
+ * workers between calls (joblib's "reusing a pool of workers") and stays usable after a failed
+ * call; {@link #close()} releases them. An instance that is never closed holds only idle daemon
+ * threads, which exit on their own.
+ */
+public final class Parallel implements AutoCloseable {
+  private final ConfigValues explicit;
+  private final Map<String, Backend> ownedBackends = new LinkedHashMap<>();
+  private final AtomicBoolean running = new AtomicBoolean();
+  private volatile boolean closed;
+
+  private Parallel(ConfigValues explicit) {
+    this.explicit = explicit;
+  }
+
+  /** A {@code Parallel} with {@code nJobs} jobs and everything else from the context or defaults. */
+  public static Parallel nJobs(int nJobs) {
+    return builder().nJobs(nJobs).build();
+  }
+
+  /** A builder for every option. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The number of CPUs this JVM may use (affinity, cgroup quotas and {@code JOBLIB4J_MAX_CPU_COUNT} honoured). */
+  public static int cpuCount() {
+    return CpuCount.get();
+  }
+
+  /**
+   * How many workers a call with {@code nJobs} would use on the current default backend (the
+   * active {@link ParallelConfig}'s, else threads); joblib's {@code effective_n_jobs}.
+   */
+  public static int effectiveNJobs(int nJobs) {
+    try (Parallel p = builder().nJobs(nJobs).build()) {
+      return p.effectiveNJobs();
+    }
+  }
+
+  /** How many workers this instance's next call will use. */
+  public int effectiveNJobs() {
+    return plan().nJobs();
+  }
+
+  /** Runs every task and returns the results in input order. */
+  public <R> List<R> run(Stream<? extends Delayed<? extends R>> tasks) {
+    return Calls.collect(start(tasks, true));
+  }
+
+  /** Runs every task and returns the results in input order. */
+  public <R> List<R> run(Iterable<? extends Delayed<? extends R>> tasks) {
+    return Calls.collect(start(tasks, true));
+  }
+
+  /**
+   * Starts the tasks and streams their results in input order as they are ready (joblib's {@code
+   * return_as="generator"}). Close the iterator, or read it to the end, before the next call.
+   */
+  public <R> ResultIterator<R> iterate(Stream<? extends Delayed<? extends R>> tasks) {
+    return start(tasks, true);
+  }
+
+  /** Like {@link #iterate(Stream)}. */
+  public <R> ResultIterator<R> iterate(Iterable<? extends Delayed<? extends R>> tasks) {
+    return start(tasks, true);
+  }
+
+  /**
+   * Starts the tasks and streams their results as they finish, fastest first (joblib's {@code
+   * return_as="generator_unordered"}).
+   */
+  public <R> ResultIterator<R> iterateUnordered(Stream<? extends Delayed<? extends R>> tasks) {
+    return start(tasks, false);
+  }
+
+  /** Like {@link #iterateUnordered(Stream)}. */
+  public <R> ResultIterator<R> iterateUnordered(Iterable<? extends Delayed<? extends R>> tasks) {
+    return start(tasks, false);
+  }
+
+  /** {@code fn} applied to every input, in input order: {@code run(delayed(fn, x) for x in inputs)}. */
+  public <T, R> List<R> map(Fn1<? super T, ? extends R> fn, Iterable<? extends T> inputs) {
+    Objects.requireNonNull(fn, "fn");
+    Iterator<? extends T> in = inputs.iterator();
+    Iterator<Delayed<R>> tasks = new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return in.hasNext();
+      }
+
+      @Override
+      public Delayed<R> next() {
+        return delayed(fn, in.next());
+      }
+    };
+    return Calls.collect(start(tasks, true));
+  }
+
+  /** {@code fn} applied to every input of the stream, in input order. */
+  public <T, R> List<R> map(Fn1<? super T, ? extends R> fn, Stream<? extends T> inputs) {
+    Objects.requireNonNull(fn, "fn");
+    return run(inputs.map(x -> delayed(fn, x)));
+  }
+
+  /**
+   * Releases the workers of the backends this instance created (an instance passed to {@code
+   * backend(instance)} stays its owner's). A call still streaming is cancelled.
+   */
+  @Override
+  public void close() {
+    List<Backend> toClose;
+    synchronized (ownedBackends) {
+      closed = true;
+      toClose = new ArrayList<>(ownedBackends.values());
+      ownedBackends.clear();
+    }
+    RuntimeException first = null;
+    for (Backend b : toClose) {
+      try {
+        b.close();
+      } catch (RuntimeException e) {
+        if (first == null) {
+          first = e;
+        } else {
+          first.addSuppressed(e);
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  @Override
+  public String toString() {
+    String backend = explicit.backend() != null ? explicit.backend().name()
+        : explicit.backendName() != null ? explicit.backendName() : "default";
+    return "Parallel(nJobs=" + (explicit.nJobs() == null ? "default" : explicit.nJobs())
+        + ", backend=" + backend + ")";
+  }
+
+  private <R> ResultIterator<R> start(Stream<? extends Delayed<? extends R>> tasks, boolean ordered) {
+    Objects.requireNonNull(tasks, "tasks");
+    return begin(plan -> Calls.start(plan, tasks.spliterator(), ordered, this::callEnded));
+  }
+
+  private <R> ResultIterator<R> start(Iterable<? extends Delayed<? extends R>> tasks, boolean ordered) {
+    Objects.requireNonNull(tasks, "tasks");
+    return begin(plan -> Calls.start(plan, tasks.spliterator(), ordered, this::callEnded));
+  }
+
+  private <R> ResultIterator<R> start(Iterator<? extends Delayed<? extends R>> tasks, boolean ordered) {
+    return begin(plan -> Calls.start(plan, tasks, ordered, this::callEnded));
+  }
+
+  private <R> ResultIterator<R> begin(java.util.function.Function<CallPlan, ResultIterator<R>> starter) {
+    if (closed) {
+      throw new IllegalStateException("this Parallel instance is closed; build a new one");
+    }
+    if (!running.compareAndSet(false, true)) {
+      throw new IllegalStateException("this Parallel instance is already running a call: the iterator"
+          + " of a previous iterate()/iterateUnordered() is still open. Read it to the end or close()"
+          + " it first, or use a separate Parallel instance for concurrent calls.");
+    }
+    CallPlan plan;
+    try {
+      plan = plan();
+    } catch (RuntimeException | Error e) {
+      running.set(false);
+      throw e;
+    }
+    return starter.apply(plan);
+  }
+
+  private void callEnded() {
+    running.set(false);
+  }
+
+  private CallPlan plan() {
+    return CallPlan.resolve(explicit, ConfigStack.current(), this::backendNamed);
+  }
+
+  private Backend backendNamed(String name, Map<String, Object> options) {
+    String key = options.isEmpty() ? name : name + options;
+    synchronized (ownedBackends) {
+      if (closed) {
+        throw new IllegalStateException("this Parallel instance is closed; build a new one");
+      }
+      Backend b = ownedBackends.get(key);
+      if (b == null) {
+        b = BackendRegistry.provider(name).create(options);
+        ownedBackends.put(key, b);
+      }
+      return b;
+    }
+  }
+
+  /** Builds a {@link Parallel}; every setter validates its value at once. */
+  public static final class Builder extends ParallelOptions<Builder> {
+    private Builder() {}
+
+    /** The configured instance. Builders can be reused; each build is independent. */
+    public Parallel build() {
+      return new Parallel(options.toValues());
+    }
+  }
+}

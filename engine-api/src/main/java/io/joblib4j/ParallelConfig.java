@@ -1,0 +1,175 @@
+package io.joblib4j;
+
+import io.joblib4j.fn.Action;
+import io.joblib4j.internal.parallel.ConfigStack;
+import io.joblib4j.internal.parallel.ConfigValues;
+import io.joblib4j.spi.Backend;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Thread-scoped defaults for every {@link Parallel} call made in a block of code — joblib's
+ * {@code parallel_config}. Useful when the code that calls {@code Parallel} is not yours:
+ *
+ * <pre>{@code
+ * try (ParallelConfig.Scope s = ParallelConfig.backend("spark").nJobs(8).apply()) {
+ *   thirdPartyLibrary.fitAll(models);   // its Parallel calls run on Spark with 8 jobs
+ * }
+ * }</pre>
+ *
+ * <p>Scopes nest: an inner scope inherits everything the outer one set and overrides what it sets
+ * itself; closing a scope restores the previous settings exactly. Values set explicitly on a
+ * {@link Parallel.Builder} always win over the scope. The settings belong to the thread that opened
+ * the scope; threads it starts do not see them.
+ *
+ * <p>Inside a task, the active configuration tells nested code where it runs: {@link
+ * #nestingLevel()} is 1 in a task of a top-level call, and {@link #threadBudget()} is how many
+ * threads the task may use itself ({@code cpuCount / nJobs} of the enclosing call).
+ */
+public final class ParallelConfig {
+  private final ConfigValues values;
+
+  private ParallelConfig(ConfigValues values) {
+    this.values = values;
+  }
+
+  /** The settings in effect on the current thread (nothing set outside any scope). */
+  public static ParallelConfig current() {
+    return new ParallelConfig(ConfigStack.current());
+  }
+
+  /** A new configuration to fill in. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Starts a configuration naming a backend ({@code "threads"}, {@code "spark"}, ...). */
+  public static Builder backend(String name) {
+    return builder().backend(name);
+  }
+
+  /** Starts a configuration with a backend instance. */
+  public static Builder backend(Backend instance) {
+    return builder().backend(instance);
+  }
+
+  /** Starts a configuration setting the number of jobs. */
+  public static Builder nJobs(int nJobs) {
+    return builder().nJobs(nJobs);
+  }
+
+  /** Makes these settings current on this thread until the returned scope is closed. */
+  public Scope apply() {
+    return new Scope(ConfigStack.push(values));
+  }
+
+  /** The backend name set, if any. */
+  public Optional<String> backendName() {
+    return Optional.ofNullable(values.backendName());
+  }
+
+  /** The backend instance set, if any. */
+  public Optional<Backend> backendInstance() {
+    return Optional.ofNullable(values.backend());
+  }
+
+  /** The options for the named backend. */
+  public Map<String, Object> backendOptions() {
+    return values.backendOptions();
+  }
+
+  /** The number of jobs set, if any. */
+  public Optional<Integer> nJobs() {
+    return Optional.ofNullable(values.nJobs());
+  }
+
+  /** The verbosity set, if any. */
+  public Optional<Integer> verbose() {
+    return Optional.ofNullable(values.verbose());
+  }
+
+  /** The timeout set, if any. */
+  public Optional<Duration> timeout() {
+    return Optional.ofNullable(values.timeout());
+  }
+
+  /** The worker initializer set, if any. */
+  public Optional<Action> initializer() {
+    return Optional.ofNullable(values.initializer());
+  }
+
+  /** The temporary folder for shared arguments set, if any. */
+  public Optional<Path> tempFolder() {
+    return Optional.ofNullable(values.tempFolder());
+  }
+
+  /** 0 outside any task; 1 inside a task of a top-level call; 2 one level deeper; ... */
+  public int nestingLevel() {
+    return values.nestingLevel();
+  }
+
+  /**
+   * How many threads code running here may use: inside a task, the budget of the enclosing call
+   * ({@code cpuCount / nJobs}, or what {@code innerThreads} set); outside tasks, {@link
+   * Parallel#cpuCount()}. Libraries with their own thread pools should size them with it.
+   */
+  public int threadBudget() {
+    if (values.threadBudget() > 0) {
+      return values.threadBudget();
+    }
+    return values.innerThreads() != null ? values.innerThreads() : Parallel.cpuCount();
+  }
+
+  @Override
+  public String toString() {
+    return "ParallelConfig" + values;
+  }
+
+  /** An applied configuration; closing it restores the previous one. */
+  public static final class Scope implements AutoCloseable {
+    private final ConfigStack.Scope scope;
+
+    private Scope(ConfigStack.Scope scope) {
+      this.scope = scope;
+    }
+
+    /**
+     * Restores the settings that were current when this scope was applied.
+     *
+     * @throws IllegalStateException if an inner scope is still open, or another thread closes it
+     */
+    @Override
+    public void close() {
+      scope.close();
+    }
+  }
+
+  /** Fills in a {@link ParallelConfig}; every setter validates its value at once. */
+  public static final class Builder extends ParallelOptions<Builder> {
+    private Builder() {}
+
+    /** An option for the named backend, e.g. {@code option("heap", "512m")} for processes. */
+    public Builder option(String key, Object value) {
+      options.backendOption(key, value);
+      return this;
+    }
+
+    /** Resets nJobs to the backend's default inside this scope (joblib's {@code n_jobs=None}). */
+    public Builder defaultNJobs() {
+      options.resetNJobs();
+      return this;
+    }
+
+    /** The configuration, not yet applied. */
+    public ParallelConfig build() {
+      return new ParallelConfig(options.toValues());
+    }
+
+    /** Builds the configuration and applies it: {@code try (var s = ....apply()) { ... }}. */
+    public Scope apply() {
+      return build().apply();
+    }
+  }
+}

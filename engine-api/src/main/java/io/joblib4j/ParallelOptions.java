@@ -1,0 +1,170 @@
+package io.joblib4j;
+
+import io.joblib4j.fn.Action;
+import io.joblib4j.internal.parallel.Options;
+import io.joblib4j.spi.Backend;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * The settings shared by {@link Parallel#builder()} and {@link ParallelConfig#builder()}, with
+ * joblib's meaning. Every setter validates its value at once, so a bad value fails where it was
+ * written.
+ *
+ * @param <B> the concrete builder, returned by every setter for chaining
+ */
+public abstract class ParallelOptions<B extends ParallelOptions<B>> {
+  final Options options = new Options();
+
+  ParallelOptions() {}
+
+  @SuppressWarnings("unchecked")
+  private B self() {
+    return (B) this;
+  }
+
+  /**
+   * Runs calls on the backend registered under {@code name}: {@code "sequential"}, {@code
+   * "threads"} (the default), {@code "processes"}, {@code "spark"}, or one registered with {@link
+   * io.joblib4j.spi.Backends#register}.
+   */
+  public B backend(String name) {
+    options.backend(name);
+    return self();
+  }
+
+  /** Runs calls on {@code instance}; its owner closes it. */
+  public B backend(Backend instance) {
+    options.backend(instance);
+    return self();
+  }
+
+  /**
+   * The number of jobs: a positive count, {@code -1} for all CPUs (all task slots on Spark), {@code
+   * -2} for all but one, and so on. 0 has no meaning and is rejected. Unset, the backend's default
+   * applies (1, a sequential run, for the local backends, as in joblib).
+   */
+  public B nJobs(int nJobs) {
+    options.nJobs(nJobs);
+    return self();
+  }
+
+  /**
+   * Progress output: 0 is silent; above 0 prints joblib-style lines ({@code Done 14 out of 20 |
+   * elapsed: 2.5s}) on stderr, or draws a progress bar when stderr is a terminal and the optional
+   * {@code me.tongfei:progressbar} is on the classpath; above 10 reports every batch; 50 and above
+   * prints on stdout.
+   */
+  public B verbose(int level) {
+    options.verbose(level);
+    return self();
+  }
+
+  /** A fixed number of tasks per batch (joblib's {@code batch_size}). */
+  public B batchSize(int tasks) {
+    options.batchSize(tasks);
+    return self();
+  }
+
+  /** {@code "auto"} (the default: batches grow until each takes 0.2 to 2 seconds) or a number. */
+  public B batchSize(String spec) {
+    options.batchSize(spec);
+    return self();
+  }
+
+  /**
+   * How many tasks are taken from the input before results come back: {@code "2*n_jobs"} (the
+   * default), {@code "all"}, a number, or an arithmetic expression of {@code n_jobs}. The input is
+   * consumed lazily beyond that.
+   */
+  public B preDispatch(String expression) {
+    options.preDispatch(expression);
+    return self();
+  }
+
+  /** A number of tasks taken from the input before results come back. */
+  public B preDispatch(int tasks) {
+    options.preDispatch(tasks);
+    return self();
+  }
+
+  /**
+   * A task that runs longer fails the call with a {@link java.util.concurrent.TimeoutException};
+   * the remaining tasks are cancelled. The sequential backend cannot enforce it and warns.
+   */
+  public B timeout(Duration timeout) {
+    options.timeout(timeout);
+    return self();
+  }
+
+  /** A soft hint, used only when no backend is named. */
+  public B prefer(Prefer prefer) {
+    options.prefer(prefer);
+    return self();
+  }
+
+  /** {@code "threads"} or {@code "processes"}. */
+  public B prefer(String prefer) {
+    return prefer(Prefer.parse(prefer));
+  }
+
+  /**
+   * A hard constraint: {@code SHAREDMEM} picks threads when no backend is named, and is an error
+   * with a backend whose tasks run in other JVMs.
+   */
+  public B require(Require require) {
+    options.require(require);
+    return self();
+  }
+
+  /** {@code "sharedmem"}. */
+  public B require(String require) {
+    return require(Require.parse(require));
+  }
+
+  /**
+   * Runs once in each worker before its first task: once per thread for threads, once per child
+   * JVM for processes, once per executor JVM on Spark. For state a task needs that must be set up
+   * in the worker itself (native libraries, class initialization, connections).
+   */
+  public B initializer(Action initializer) {
+    options.initializer(initializer);
+    return self();
+  }
+
+  /**
+   * Arguments larger than this many bytes are shared with workers instead of copied into each
+   * task: memory-mapped for child JVMs, broadcast once on Spark. Default 1 MiB; negative disables.
+   */
+  public B maxNbytes(long bytes) {
+    options.maxNbytes(bytes);
+    return self();
+  }
+
+  /** {@code "1M"}, {@code "64K"}, {@code "10G"}, or {@code "none"} to disable sharing. */
+  public B maxNbytes(String size) {
+    options.maxNbytes(size);
+    return self();
+  }
+
+  /** Where shared temporary files go (default: {@code /dev/shm} when large enough, else the system temp folder). */
+  public B tempFolder(Path folder) {
+    options.tempFolder(folder);
+    return self();
+  }
+
+  /**
+   * The number of threads each task may use itself, instead of {@code cpuCount / nJobs} (joblib's
+   * {@code inner_max_num_threads}).
+   */
+  public B innerThreads(int threads) {
+    options.innerThreads(threads);
+    return self();
+  }
+
+  /** Told how calls progress, in addition to any {@code verbose} output. */
+  public B progress(ProgressListener listener) {
+    options.progress(listener);
+    return self();
+  }
+}

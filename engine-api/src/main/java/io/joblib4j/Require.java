@@ -1,0 +1,22 @@
+package io.joblib4j;
+
+import java.util.Locale;
+
+/** A hard constraint on the backend (joblib's {@code require}). */
+public enum Require {
+  /**
+   * Tasks must see the caller's objects (they mutate shared state): only thread-based backends
+   * qualify. With no explicit backend this picks threads; naming a backend that runs tasks in
+   * other JVMs together with it is an error.
+   */
+  SHAREDMEM;
+
+  /** Parses joblib's spelling: {@code "sharedmem"}. */
+  public static Require parse(String value) {
+    if (value != null && value.trim().toLowerCase(Locale.ROOT).equals("sharedmem")) {
+      return SHAREDMEM;
+    }
+    throw new IllegalArgumentException(
+        "require must be \"sharedmem\", got " + (value == null ? "null" : "\"" + value + "\""));
+  }
+}

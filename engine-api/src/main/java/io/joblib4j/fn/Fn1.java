@@ -1,0 +1,35 @@
+package io.joblib4j.fn;
+
+import io.joblib4j.internal.Sneaky;
+import java.io.Serializable;
+
+/**
+ * A serializable function of one argument, so that a task built from it can leave the JVM (child-JVM
+ * workers, Spark executors) and a memoized version of it can be identified by its code.
+ *
+ * <p>Lambdas and method references convert to it directly; the body may throw checked exceptions.
+ * Call it with {@link #apply}, which rethrows whatever {@link #invoke} threw, checked or not,
+ * without wrapping it.
+ *
+ * @param <A> the type of argument 1
+ * @param <R> the result type
+ */
+@FunctionalInterface
+public interface Fn1<A, R> extends Serializable {
+
+  /**
+   * Computes the result.
+   *
+   * @throws Exception whatever the function throws
+   */
+  R invoke(A a) throws Exception;
+
+  /** Computes the result; an exception thrown by {@link #invoke} propagates unchanged, even a checked one. */
+  default R apply(A a) {
+    try {
+      return invoke(a);
+    } catch (Exception failure) {
+      throw Sneaky.rethrow(failure);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+package io.joblib4j.internal.parallel;
+
+import io.joblib4j.Delayed;
+import io.joblib4j.spi.Batch;
+import io.joblib4j.spi.BatchOutcome;
+import java.io.Serial;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.IntConsumer;
+
+/**
+ * The core's {@link Batch}: a slice of the caller's tasks plus what a worker needs to run them the
+ * way the core decided (the nesting level and thread budget nested calls see).
+ */
+final class TaskBatch implements Batch {
+  @Serial private static final long serialVersionUID = 1L;
+
+  private final String callId;
+  private final int index;
+  private final List<Delayed<?>> tasks;
+  private final String functionName;
+  private final int nestingLevel;
+  private final int threadBudget;
+
+  TaskBatch(String callId, int index, List<Delayed<?>> tasks, String functionName,
+      int nestingLevel, int threadBudget) {
+    this.callId = callId;
+    this.index = index;
+    this.tasks = tasks;
+    this.functionName = functionName;
+    this.nestingLevel = nestingLevel;
+    this.threadBudget = threadBudget;
+  }
+
+  @Override
+  public String callId() {
+    return callId;
+  }
+
+  @Override
+  public int index() {
+    return index;
+  }
+
+  @Override
+  public int size() {
+    return tasks.size();
+  }
+
+  @Override
+  public List<Delayed<?>> tasks() {
+    return Collections.unmodifiableList(tasks);
+  }
+
+  @Override
+  public String description() {
+    return functionName + ", batch " + (index + 1);
+  }
+
+  @Override
+  public BatchOutcome run(String worker, IntConsumer taskDone) {
+    Object[] results = new Object[tasks.size()];
+    try (ConfigStack.Scope nested = ConfigStack.push(ConfigValues.insideTask(nestingLevel, threadBudget))) {
+      for (int i = 0; i < results.length; i++) {
+        try {
+          results[i] = tasks.get(i).call();
+        } catch (Throwable t) {
+          return BatchOutcome.failure(i, t, worker);
+        }
+        taskDone.accept(i + 1);
+      }
+    }
+    return BatchOutcome.success(results, worker);
+  }
+
+  @Override
+  public String toString() {
+    return "Batch[" + description() + ", " + tasks.size() + " tasks]";
+  }
+}

@@ -1,0 +1,58 @@
+package io.joblib4j.internal.progress;
+
+import io.joblib4j.ProgressListener;
+import io.joblib4j.ProgressListener.CallInfo;
+import io.joblib4j.ProgressListener.Progress;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Fans a call's progress out to its listeners one event at a time, so a listener never sees two
+ * events of one call concurrently; a listener that throws is logged and ignored.
+ */
+public final class ProgressTracker {
+  private static final Logger LOG = LoggerFactory.getLogger(ProgressTracker.class);
+  private final List<ProgressListener> listeners;
+  private CallInfo call;
+
+  public ProgressTracker(List<ProgressListener> listeners) {
+    this.listeners = List.copyOf(listeners);
+  }
+
+  /** Whether anyone listens; callers skip building snapshots when not. */
+  public boolean active() {
+    return !listeners.isEmpty();
+  }
+
+  public synchronized void started(CallInfo info) {
+    this.call = info;
+    for (ProgressListener l : listeners) {
+      try {
+        l.started(info);
+      } catch (RuntimeException e) {
+        LOG.warn("progress listener {} failed", l, e);
+      }
+    }
+  }
+
+  public synchronized void progressed(Progress p) {
+    for (ProgressListener l : listeners) {
+      try {
+        l.progressed(call, p);
+      } catch (RuntimeException e) {
+        LOG.warn("progress listener {} failed", l, e);
+      }
+    }
+  }
+
+  public synchronized void finished(Progress p, Throwable failure) {
+    for (ProgressListener l : listeners) {
+      try {
+        l.finished(call, p, failure);
+      } catch (RuntimeException e) {
+        LOG.warn("progress listener {} failed", l, e);
+      }
+    }
+  }
+}

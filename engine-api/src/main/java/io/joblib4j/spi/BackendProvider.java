@@ -1,0 +1,30 @@
+package io.joblib4j.spi;
+
+import java.util.Map;
+
+/**
+ * Creates a {@link Backend} by name. Providers are listed in {@code
+ * META-INF/services/io.joblib4j.spi.BackendProvider} and found through the thread context class
+ * loader (so a provider in a Spark or notebook user jar is found), or registered by hand with
+ * {@link Backends#register}.
+ *
+ * <p>Names are lowercase letters, digits and dashes, starting with a letter ({@code threads},
+ * {@code spark}, {@code my-cluster}).
+ */
+public interface BackendProvider {
+
+  /** The name users write in {@code backend("...")}. */
+  String name();
+
+  /**
+   * A new backend. {@code options} are the backend options of the active configuration ({@code
+   * ParallelConfig.backend(name).option(key, value)}); a provider rejects keys it does not know with
+   * an {@link IllegalArgumentException} that lists the ones it does.
+   */
+  Backend create(Map<String, Object> options);
+
+  /** A one-line description shown when a backend name is not found. */
+  default String description() {
+    return getClass().getName();
+  }
+}

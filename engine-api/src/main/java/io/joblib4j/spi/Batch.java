@@ -1,0 +1,44 @@
+package io.joblib4j.spi;
+
+import io.joblib4j.Delayed;
+import java.io.Serializable;
+import java.util.List;
+import java.util.function.IntConsumer;
+
+/**
+ * A batch of tasks the core hands to a backend to run on one worker, in order. Batches are
+ * serializable (when their tasks are) so that backends with separate JVMs can ship them.
+ *
+ * <p>On the worker, the backend calls {@link #run}: it runs the tasks under the nested-parallelism
+ * rules (a {@code Parallel} inside a task runs on threads at the first level and sequentially
+ * deeper, with the thread budget of the call), stops at the first failing task, and reports the
+ * outcome. The backend never runs the tasks itself.
+ */
+public interface Batch extends Serializable {
+
+  /** The call this batch belongs to ({@link CallSpec#callId()}). */
+  String callId();
+
+  /** The batch's position in dispatch order, from 0. */
+  int index();
+
+  /** How many tasks the batch holds. */
+  int size();
+
+  /** The tasks, in order. Backends read them to share large arguments; they never run them. */
+  List<Delayed<?>> tasks();
+
+  /** A readable description, e.g. {@code "Scorer.score, batch 3"}. */
+  String description();
+
+  /**
+   * Runs the tasks in the current thread and reports how it went. Never throws for a task's
+   * failure: that is part of the outcome.
+   *
+   * @param worker a name for the worker, used in error messages ({@code "thread joblib4j-2"},
+   *     {@code "process 4711"}, {@code "executor 3 on host-a"})
+   * @param taskDone told the number of finished tasks of this batch after each one, for progress
+   *     and timeouts; may be a no-op
+   */
+  BatchOutcome run(String worker, IntConsumer taskDone);
+}

@@ -1,0 +1,25 @@
+package io.joblib4j.spi;
+
+/**
+ * How a backend reports a batch back to the core. Thread-safe; may be called from any thread.
+ */
+public interface BatchListener {
+
+  /** A worker began running the batch; the task timeout clock starts now. */
+  void started();
+
+  /**
+   * {@code tasksDone} tasks of the batch have finished (successfully); for progress and timeouts.
+   * Backends whose traits say they report task progress call it after every task.
+   */
+  default void taskDone(int tasksDone) {}
+
+  /** The batch ran: every task succeeded, or one failed and the rest of the batch was skipped. */
+  void completed(BatchOutcome outcome);
+
+  /**
+   * The batch could not run or its outcome could not come back: the worker died, the batch could
+   * not be serialized, the result was too large. The exception says which worker and why.
+   */
+  void failed(Throwable infrastructureFailure);
+}
