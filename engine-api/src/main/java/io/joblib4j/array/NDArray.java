@@ -17,7 +17,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.function.Consumer;
-import net.openhft.hashing.LongHashFunction;
 
 /**
  * A typed n-dimensional array in C (row-major) order, held on the heap or memory-mapped from a file:
@@ -541,7 +540,7 @@ public final class NDArray implements Serializable, AutoCloseable {
     return out;
   }
 
-  /** Feeds the raw element bytes in C order as read-only little-endian buffers. */
+  /** Feeds the raw element bytes in C order as little-endian buffers (which callers must not write). */
   void forEachBuffer(Consumer<ByteBuffer> sink) {
     int item = dtype.itemSize();
     if (size == 0) {
@@ -569,7 +568,7 @@ public final class NDArray implements Serializable, AutoCloseable {
   private void emit(long off, long len, Consumer<ByteBuffer> sink) {
     while (len > 0) {
       int n = (int) Math.min(len, storage.bytesInSegment(off));
-      sink.accept(storage.slice(off, n).asReadOnlyBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN));
+      sink.accept(storage.slice(off, n)); // not asReadOnlyBuffer(): a heap buffer must keep its array
       off += n;
       len -= n;
     }
@@ -624,9 +623,7 @@ public final class NDArray implements Serializable, AutoCloseable {
 
   @Override
   public int hashCode() {
-    long[] h = {31L * dtype.hashCode() + Arrays.hashCode(shape)};
-    forEachBuffer(b -> h[0] = h[0] * 1_000_003L + LongHashFunction.xx3().hashBytes(b));
-    return Long.hashCode(h[0]);
+    return io.joblib4j.Joblib.hash(this).hashCode(); // content, like equals; cheap next to a real use
   }
 
   @Override

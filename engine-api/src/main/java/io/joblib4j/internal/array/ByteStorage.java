@@ -77,7 +77,7 @@ public final class ByteStorage {
    * that a READ_WRITE mapping never silently grows the file).
    */
   public static ByteStorage map(Path file, long offset, long bytes, MmapMode mode) throws IOException {
-    Set<StandardOpenOption> opts = mode == MmapMode.READ_WRITE
+    Set<StandardOpenOption> opts = mode != MmapMode.READ_ONLY // PRIVATE maps need a writable channel too
         ? EnumSet.of(StandardOpenOption.READ, StandardOpenOption.WRITE) : EnumSet.of(StandardOpenOption.READ);
     try (FileChannel ch = FileChannel.open(file, opts)) {
       return map(ch, file, offset, bytes, mode);

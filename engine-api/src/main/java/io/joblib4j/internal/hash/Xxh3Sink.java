@@ -203,6 +203,23 @@ final class Xxh3Sink extends HashSink {
     blockDigests.clear();
   }
 
+  private static final ThreadLocal<byte[]> COPY = ThreadLocal.withInitial(() -> new byte[CHUNK]);
+
+  /**
+   * xxh128 of {@code len} bytes of {@code b} from absolute index {@code off}. Heap buffers are hashed
+   * in place; direct (mapped) ones are copied to the heap first, because the library's direct path
+   * needs an --add-exports of JDK internals.
+   */
+  static void hashBuffer(ByteBuffer b, int off, int len, long[] out) {
+    if (b.hasArray()) {
+      XX.hashBytes(b.array(), b.arrayOffset() + off, len, out);
+      return;
+    }
+    byte[] copy = COPY.get();
+    b.get(off, copy, 0, len);
+    XX.hashBytes(copy, 0, len, out);
+  }
+
   /** Chunks raw bytes arriving in runs of any size at 1 MiB boundaries of the logical byte stream. */
   private static final class LeafBuilder {
     private final long[] digests;
@@ -223,7 +240,7 @@ final class Xxh3Sink extends HashSink {
           int start = b.position();
           forEachChunk(whole, i -> {
             long[] out = new long[2];
-            XX.hashBytes(src, start + i * CHUNK, CHUNK, out);
+            hashBuffer(src, start + i * CHUNK, CHUNK, out);
             digests[2 * (first + i)] = out[0];
             digests[2 * (first + i) + 1] = out[1];
           });

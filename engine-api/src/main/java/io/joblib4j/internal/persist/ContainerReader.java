@@ -42,7 +42,9 @@ final class ContainerReader {
   // the record being read
   private int kind;
   private int subtype;
+  private int flags;
   private long length;
+  private long headerAt;
 
   ContainerReader(Source src, String name, MmapMode mmap, Path file, long budget) {
     this.src = src;
@@ -130,13 +132,16 @@ final class ContainerReader {
 
   private void readRecordHeader() throws IOException {
     head.clear();
+    headerAt = src.position;
     src.readFully(head);
     if (head.getInt(28) != ContainerWriter.crcOf(head.array(), 28)) {
       throw corrupt("checksum mismatch in the header of record #" + sequence + " at offset " + (src.position - 32));
     }
     kind = head.get(0);
     subtype = head.get(1);
-    int reserved = head.getShort(2) | head.getInt(24);
+    flags = head.getShort(2) & 0xFFFF;
+    int reserved = head.getInt(24) | (kind == Format.KIND_BLOB && subtype == Format.BLOB_NDARRAY
+        ? flags & ~Format.FLAG_MUTABLE : flags);
     int pad = head.getInt(4);
     length = head.getLong(8);
     long seq = head.getLong(16);
@@ -255,6 +260,9 @@ final class ContainerReader {
 
   private ByteStorage readArrayData() throws IOException {
     if (mmap != null && src.channel() != null) {
+      if (mmap == MmapMode.READ_WRITE && (flags & Format.FLAG_MUTABLE) == 0) {
+        markMutable();
+      }
       ByteStorage s = ByteStorage.map(src.channel(), file, src.position, length, mmap);
       src.skip(length);
       tail.clear();
@@ -277,8 +285,35 @@ final class ContainerReader {
       s.write(off, st);
       off += k;
     }
-    checkTrailer();
+    checkTrailerUnlessMutable();
     return s;
+  }
+
+  /**
+   * Once array data is mapped READ_WRITE its bytes belong to the user (and to other processes
+   * writing it), so its checksum can no longer hold: the record is flagged, in the file, before the
+   * mapping is handed out, and later loads skip that one payload check instead of calling the
+   * file corrupt.
+   */
+  private void markMutable() throws IOException {
+    ByteBuffer h = ByteBuffer.allocate(Format.RECORD_HEADER).order(ByteOrder.LITTLE_ENDIAN);
+    h.put(head.array());
+    h.putShort(2, (short) (flags | Format.FLAG_MUTABLE));
+    h.putInt(28, ContainerWriter.crcOf(h.array(), 28));
+    h.clear();
+    while (h.hasRemaining()) {
+      src.channel().write(h, headerAt + h.position());
+    }
+    flags |= Format.FLAG_MUTABLE;
+  }
+
+  private void checkTrailerUnlessMutable() throws IOException {
+    if ((flags & Format.FLAG_MUTABLE) != 0) {
+      tail.clear();
+      src.readFully(tail);
+    } else {
+      checkTrailer();
+    }
   }
 
   /** Reads the payload into 16 MiB heap pieces allocated as the data arrives, then checks it. */
@@ -293,7 +328,7 @@ final class ContainerReader {
       pieces.add(piece);
       off += k;
     }
-    checkTrailer();
+    checkTrailerUnlessMutable();
     return ByteStorage.ofSegments(pieces.toArray(new ByteBuffer[0]), PIECE_SHIFT, length);
   }
 }

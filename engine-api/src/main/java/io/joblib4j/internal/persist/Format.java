@@ -20,6 +20,9 @@ final class Format {
   /** Blob subtype: NDArray element data (any dtype; the OBJECTS record says which). */
   static final int BLOB_NDARRAY = 16;
 
+  /** Record flag: NDArray data was mapped read-write, so its payload checksum is no longer kept. */
+  static final int FLAG_MUTABLE = 1;
+
   /** Object bytes per OBJECTS record the writer emits. */
   static final int OBJECT_CHUNK = 1 << 20;
   /** The largest OBJECTS record a reader accepts (it is read into memory before it is checked). */

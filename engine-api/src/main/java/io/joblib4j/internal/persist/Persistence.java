@@ -103,7 +103,8 @@ public final class Persistence {
   public static Object load(Path file, LoadOptions options) {
     String name = file.toString();
     MmapMode mmap = options.mmapMode().orElse(null);
-    StandardOpenOption[] opts = mmap == MmapMode.READ_WRITE
+    // PRIVATE (copy-on-write) mappings also need a channel opened for writing, a JDK rule
+    StandardOpenOption[] opts = mmap == MmapMode.READ_WRITE || mmap == MmapMode.COPY_ON_WRITE
         ? new StandardOpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE}
         : new StandardOpenOption[] {StandardOpenOption.READ};
     try (FileChannel ch = FileChannel.open(file, opts)) {
