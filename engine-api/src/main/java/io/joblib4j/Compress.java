@@ -34,7 +34,9 @@ import java.util.Optional;
  * <p>Bad values fail with an {@link IllegalArgumentException} whose message says what is allowed.
  * Instances are immutable and compare by value.
  */
-public final class Compress {
+public final class Compress implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
   private static final String DEFAULT_METHOD = "zlib";
   private static final Compress NONE = new Compress(Kind.NONE_UNLESS_EXTENSION, null, 0);
 
