@@ -17,8 +17,9 @@ public interface Memoized extends java.io.Serializable {
   Memoized ignore(int... positions);
 
   /**
-   * Leaves the named arguments out of the call key. Names are read from the class file, so the
-   * function's class must be compiled with {@code -parameters}; otherwise this fails, saying so.
+   * Leaves the named arguments out of the call key. Names are read from the class file: from
+   * {@code -parameters} for methods, from debug information (javac {@code -g}, Maven's default)
+   * for lambdas; without either this fails, saying so.
    */
   Memoized ignore(String... names);
 

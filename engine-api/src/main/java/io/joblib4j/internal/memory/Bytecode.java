@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -61,6 +62,65 @@ final class Bytecode {
       appendWithLambdas(methods, ref, h, seen);
       at = end;
     }
+  }
+
+  /**
+   * The parameter names of a method from its class file's local variable table (javac writes it
+   * with {@code -g}, Maven's default), for methods whose {@code MethodParameters} attribute is
+   * missing — lambda bodies never get one, even with {@code -parameters}.
+   */
+  static Optional<List<String>> parameterNames(ClassLoader loader, String owner, String name, String descriptor,
+      boolean isStatic) {
+    String resource = owner.replace('.', '/') + ".class";
+    ClassLoader l = loader != null ? loader : ClassLoader.getSystemClassLoader();
+    Type[] args = Type.getArgumentTypes(descriptor);
+    int[] slots = new int[args.length];
+    int slot = isStatic ? 0 : 1;
+    for (int i = 0; i < args.length; i++) {
+      slots[i] = slot;
+      slot += args[i].getSize();
+    }
+    String[] names = new String[args.length];
+    try (InputStream in = l.getResourceAsStream(resource)) {
+      if (in == null) {
+        return Optional.empty();
+      }
+      new ClassReader(in).accept(new ClassVisitor(Opcodes.ASM9) {
+        @Override
+        public MethodVisitor visitMethod(int access, String n, String d, String sig, String[] exceptions) {
+          if (!n.equals(name) || !d.equals(descriptor)) {
+            return null;
+          }
+          return new MethodVisitor(Opcodes.ASM9) {
+            private Label first;
+
+            @Override
+            public void visitLabel(Label label) {
+              if (first == null) {
+                first = label;
+              }
+            }
+
+            @Override
+            public void visitLocalVariable(String var, String desc, String sig, Label start, Label end, int index) {
+              for (int i = 0; i < slots.length; i++) {
+                if (slots[i] == index && start == first && names[i] == null) {
+                  names[i] = var;
+                }
+              }
+            }
+          };
+        }
+      }, ClassReader.SKIP_FRAMES);
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+    for (String n : names) {
+      if (n == null) {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(List.of(names));
   }
 
   /** Every method of the class as canonical text, keyed by name + descriptor. */

@@ -117,11 +117,19 @@ record FunctionIdentity(
     if (instanceCall && capturedCount == 0) {
       all.add("this"); // an unbound method reference: the first argument is the receiver
     }
-    for (Parameter p : params) {
-      if (!p.isNamePresent()) {
+    boolean named = Arrays.stream(params).allMatch(Parameter::isNamePresent);
+    if (named) {
+      Arrays.stream(params).map(Parameter::getName).forEach(all::add);
+    } else {
+      boolean isStatic = java.lang.reflect.Modifier.isStatic(exec.getModifiers());
+      String desc = exec instanceof Method m ? Type.getMethodDescriptor(m) : Type.getConstructorDescriptor((Constructor<?>) exec);
+      String methodName = exec instanceof Method m ? m.getName() : "<init>";
+      Optional<List<String>> fromDebugInfo = Bytecode.parameterNames(exec.getDeclaringClass().getClassLoader(),
+          exec.getDeclaringClass().getName(), methodName, desc, isStatic);
+      if (fromDebugInfo.isEmpty()) {
         return Optional.empty();
       }
-      all.add(p.getName());
+      all.addAll(fromDebugInfo.get());
     }
     int skip = instanceCall ? Math.max(0, capturedCount - 1) : capturedCount;
     if (all.size() - skip != arity) {
