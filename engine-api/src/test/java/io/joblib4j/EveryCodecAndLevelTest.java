@@ -22,11 +22,11 @@ class EveryCodecAndLevelTest {
   @ParameterizedTest(name = "{0} level {1}")
   @MethodSource("codecsAndLevels")
   void standardTypesAndArraysRoundTrip(String codec, int level) {
-    double[] wave = new double[50_000];
+    double[] wave = new double[10_000];
     for (int i = 0; i < wave.length; i++) {
       wave[i] = Math.sin(i / 100.0);
     }
-    Object value = Map.of("name", "wave", "data", wave, "nd", NDArray.of(wave).reshape(500, 100),
+    Object value = Map.of("name", "wave", "data", wave, "nd", NDArray.of(wave).reshape(100, 100),
         "meta", List.of(1, 2L, 3.5, true));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     Joblib.dump(value, out, Compress.of(codec, level));
@@ -34,7 +34,7 @@ class EveryCodecAndLevelTest {
     assertThat(java.util.Arrays.copyOf(out.toByteArray(), magic.length)).isEqualTo(magic);
     Map<String, Object> back = Joblib.load(new ByteArrayInputStream(out.toByteArray()));
     assertThat((double[]) back.get("data")).containsExactly(wave);
-    assertThat(back.get("nd")).isEqualTo(NDArray.of(wave).reshape(500, 100));
+    assertThat(back.get("nd")).isEqualTo(NDArray.of(wave).reshape(100, 100));
     assertThat(back.get("meta")).isEqualTo(List.of(1, 2L, 3.5, true));
   }
 }
