@@ -174,9 +174,15 @@ final class Xxh3Sink extends HashSink {
   /** The digest as {low, high} 64-bit halves. */
   long[] finish128() {
     long[] out = new long[2];
+    finish128(out);
+    return out;
+  }
+
+  /** The digest into {@code out} as {low, high}: no allocation, for the per-entry path of maps. */
+  void finish128(long[] out) {
     if (blockDigests.position() == 0) {
       XX.hashBytes(buf, 0, n, out);
-      return out;
+      return;
     }
     if (n > 0) {
       flushBlock();
@@ -186,7 +192,6 @@ final class Xxh3Sink extends HashSink {
     }
     blockDigests.putLong(total);
     BLOCKS.hashBytes(blockDigests.array(), 0, blockDigests.position(), out);
-    return out;
   }
 
   private void flushCapacity() {
