@@ -76,6 +76,8 @@ final class ArgumentSharing {
             continue;
           }
           Broadcast<Object> b = broadcaster.apply(arg);
+          long known = SizeEstimate.knownSize(arg);
+          ChannelStats.broadcastMade(known >= 0 ? known : maxNbytes);
           broadcasts.add(b);
           ref = new SharedArgument(b);
           shared.put(keys.keyOf(arg), ref);
@@ -84,11 +86,6 @@ final class ArgumentSharing {
       }
     }
     return out;
-  }
-
-  /** How many distinct arguments were broadcast so far. */
-  synchronized int sharedCount() {
-    return broadcasts.size();
   }
 
   /** Frees the broadcasts on the executors and the driver; the call is over. */

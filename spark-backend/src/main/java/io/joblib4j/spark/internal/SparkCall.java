@@ -334,6 +334,7 @@ final class SparkCall implements BackendCall {
   private void send(WorkerConnection conn, Pending p) {
     try {
       conn.sendBatch(p.seq, p.payload);
+      ChannelStats.batchSent(p.payload.length);
     } catch (IOException e) {
       conn.close();
       // the connection's reader sees the close and re-queues the batch
