@@ -144,7 +144,8 @@ public final class SparkBenchmark {
       jsc.parallelize(eight, 2).map(i -> i).collect(); // both executors up before timing
       java.util.Map<String, Integer> seen = new java.util.TreeMap<>();
       for (boolean share : new boolean[] {true, false}) {
-        long bytes0 = ChannelStats.batchBytes() + ChannelStats.broadcastBytes();
+        long bytes0 = ChannelStats.batchBytes();
+        long broadcasts0 = ChannelStats.broadcasts();
         long t0 = System.nanoTime();
         List<String> out;
         try (Parallel p = Parallel.builder().backend(spark).nJobs(2).batchSize(1)
@@ -152,17 +153,17 @@ public final class SparkBenchmark {
           out = p.run(eight.stream().map(i -> delayed(SparkBenchmark::useBlob, blob, i)));
         }
         long t1 = System.nanoTime();
-        long sent = ChannelStats.batchBytes() + ChannelStats.broadcastBytes() - bytes0;
-        System.out.printf(Locale.ROOT, "BENCH shared 400 MB, joblib4j %-13s %8.1f s   sent by the driver %6.0f MB"
+        long sent = ChannelStats.batchBytes() - bytes0;
+        System.out.printf(Locale.ROOT, "BENCH shared 400 MB, joblib4j %-17s %6.1f s   batches %7.1f MB + %d broadcast(s)"
             + "   deserializations per executor JVM: %s%n", share ? "(broadcast)" : "(maxNbytes none)",
-            (t1 - t0) / 1e9, sent / 1e6, perJvm(out, seen));
+            (t1 - t0) / 1e9, sent / 1e6, ChannelStats.broadcasts() - broadcasts0, perJvm(out, seen));
       }
       long t0 = System.nanoTime();
       Broadcast<Blob> b = jsc.broadcast(blob);
       List<String> raw = jsc.parallelize(eight, 8).map(i -> useBlob(b.value(), i)).collect();
       long t1 = System.nanoTime();
       b.destroy();
-      System.out.printf(Locale.ROOT, "BENCH shared 400 MB, raw RDD + sc.broadcast  %8.1f s   deserializations per executor JVM: %s%n",
+      System.out.printf(Locale.ROOT, "BENCH shared 400 MB, raw RDD + sc.broadcast      %6.1f s   deserializations per executor JVM: %s%n",
           (t1 - t0) / 1e9, perJvm(raw, seen));
     } finally {
       jsc.stop();
