@@ -57,7 +57,8 @@ class SparkClusterIT {
   /** A class that exists only in the tests jar. */
   record Scored(int fold, long pid, double score) implements Serializable {}
 
-  static Scored score(int fold) {
+  static Scored score(int fold) throws InterruptedException {
+    Thread.sleep(50); // long enough that both workers get folds
     return new Scored(fold, ProcessHandle.current().pid(), fold / 10.0);
   }
 
@@ -152,6 +153,22 @@ class SparkClusterIT {
     return counts;
   }
 
+  /** Waits until tasks run in two executor JVMs again, neither of them the killed one. */
+  private static void awaitTwoLiveExecutorsWithout(long victim) throws InterruptedException {
+    long deadline = System.nanoTime() + 90_000_000_000L;
+    while (System.nanoTime() < deadline) {
+      Set<Long> pids = new HashSet<>(jsc.parallelize(List.of(0, 1, 2, 3), 4).map(i -> {
+        Thread.sleep(300); // keeps one executor from running all four
+        return ProcessHandle.current().pid();
+      }).collect());
+      if (pids.size() == 2 && !pids.contains(victim)) {
+        return;
+      }
+      Thread.sleep(500);
+    }
+    throw new AssertionError("Spark did not replace the killed executor within 90 s");
+  }
+
   static String lookUpSlowly(String word) throws InterruptedException {
     Thread.sleep(200);
     return lookUp(word);
@@ -181,10 +198,7 @@ class SparkClusterIT {
         .isEqualTo(IntStream.range(0, 60).mapToObj(i -> (long) i).collect(Collectors.toList()));
 
     // Spark replaces the lost executor; the initializer runs again in the new JVM
-    long deadline = System.nanoTime() + 60_000_000_000L;
-    while (jsc.sc().statusTracker().getExecutorInfos().length < 3 && System.nanoTime() < deadline) {
-      Thread.sleep(200);
-    }
+    awaitTwoLiveExecutorsWithout(victim[0]);
     Set<Long> before = new HashSet<>();
     out.forEach(r -> before.add(r / 1000));
     try (Parallel p = Parallel.builder().backend(spark).nJobs(2).batchSize(1).initializer(LOAD_VOCABULARY).build()) {

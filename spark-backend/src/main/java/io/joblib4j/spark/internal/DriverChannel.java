@@ -11,7 +11,12 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.security.MessageDigest;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.WeakHashMap;
+import org.apache.spark.SparkContext;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerApplicationEnd;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -34,7 +39,35 @@ final class DriverChannel implements AutoCloseable {
   private final String name = "joblib4j-spark-channel-" + IDS.incrementAndGet();
   private volatile boolean closed;
 
-  DriverChannel(SparkJoblibConf conf) {
+  /** Channels by SparkContext and settings: one listening socket per application, not per backend. */
+  private static final Map<SparkContext, Map<SparkJoblibConf, DriverChannel>> BY_CONTEXT = new WeakHashMap<>();
+
+  /** The channel of {@code sc} for {@code conf}, opened on first use and closed when the application ends. */
+  static synchronized DriverChannel forContext(SparkContext sc, SparkJoblibConf conf) {
+    Map<SparkJoblibConf, DriverChannel> channels = BY_CONTEXT.get(sc);
+    if (channels == null) {
+      Map<SparkJoblibConf, DriverChannel> fresh = new HashMap<>();
+      channels = fresh;
+      BY_CONTEXT.put(sc, fresh);
+      sc.addSparkListener(new SparkListener() {
+        @Override
+        public void onApplicationEnd(SparkListenerApplicationEnd end) {
+          synchronized (DriverChannel.class) {
+            fresh.values().forEach(DriverChannel::close);
+            fresh.clear();
+          }
+        }
+      });
+    }
+    DriverChannel ch = channels.get(conf);
+    if (ch == null || ch.closed) {
+      ch = new DriverChannel(conf);
+      channels.put(conf, ch);
+    }
+    return ch;
+  }
+
+  private DriverChannel(SparkJoblibConf conf) {
     try {
       server = new ServerSocket();
       server.setReuseAddress(true);
@@ -129,6 +162,7 @@ final class DriverChannel implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
+    calls.values().forEach(SparkCall::cancel);
     try {
       server.close();
     } catch (IOException ignored) {

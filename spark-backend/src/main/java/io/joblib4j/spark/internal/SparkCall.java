@@ -15,7 +15,9 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.spark.SparkException;
@@ -180,9 +182,19 @@ final class SparkCall implements BackendCall {
     }
     channel.unregister(this);
     all.forEach(WorkerConnection::sendExit);
-    if (someNeverStarted && !cancelled) {
-      // more workers than free slots: the rest would only start to find the call over
-      jsc.sc().cancelJobGroup(jobGroup);
+    if (!cancelled) {
+      if (someNeverStarted) {
+        // more workers than free slots: the rest would only start to find the call over
+        jsc.sc().cancelJobGroup(jobGroup);
+      } else {
+        // workers return at once on EXIT; a task Spark is still re-running for a lost executor
+        // would hold a slot the next call needs, so what is left after a moment is cancelled
+        CompletableFuture.delayedExecutor(2, TimeUnit.SECONDS).execute(() -> {
+          if (job != null && !job.isDone()) {
+            jsc.sc().cancelJobGroup(jobGroup);
+          }
+        });
+      }
     }
     sharing.release();
     onClose.run();

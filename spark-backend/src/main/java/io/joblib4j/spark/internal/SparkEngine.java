@@ -27,7 +27,6 @@ public final class SparkEngine implements AutoCloseable {
   private final JavaSparkContext jsc;
   private final SparkJoblibConf conf;
   private final Set<SparkCall> calls = ConcurrentHashMap.newKeySet();
-  private DriverChannel channel;
   private boolean closed;
 
   /** @param options backend options ({@code driver.port}, ...), over the {@code spark.joblib.*} settings */
@@ -110,27 +109,22 @@ public final class SparkEngine implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("this spark backend is closed; build a new one");
     }
-    if (channel == null) {
-      channel = new DriverChannel(conf);
-    }
-    return channel;
+    return DriverChannel.forContext(sc, conf);
   }
 
-  /** Cancels calls still running and stops listening; Spark itself keeps running. */
+  /**
+   * Cancels calls still running. The listening socket is shared by every backend on the same
+   * SparkContext and closes when the application ends, so a {@code Parallel} that is never
+   * closed (a notebook cell) leaves nothing behind; Spark itself keeps running.
+   */
   @Override
   public void close() {
-    DriverChannel ch;
     synchronized (this) {
       closed = true;
-      ch = channel;
-      channel = null;
     }
     for (SparkCall c : calls) {
       c.cancel();
       c.close();
-    }
-    if (ch != null) {
-      ch.close();
     }
   }
 
