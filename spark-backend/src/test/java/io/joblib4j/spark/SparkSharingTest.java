@@ -49,6 +49,18 @@ class SparkSharingTest {
   }
 
   @Test
+  void equalLargeArgumentsBuiltSeparatelyShareOneBroadcastByContentHash() {
+    double[] equalCopy = big.clone();
+    long broadcasts = io.joblib4j.spark.internal.ChannelStats.broadcasts();
+    try (Parallel p = Parallel.builder().backend(spark).nJobs(2).batchSize(1).build()) {
+      List<Boolean> same = p.run(IntStream.range(0, 6)
+          .mapToObj(i -> delayed(SparkSharingTest::sameAsDriver, i % 2 == 0 ? big : equalCopy)));
+      assertThat(same).as("both reach tasks as the one broadcast of big").containsOnly(true);
+    }
+    assertThat(io.joblib4j.spark.internal.ChannelStats.broadcasts() - broadcasts).isEqualTo(1);
+  }
+
+  @Test
   void sharingCanBeTurnedOffAndSmallArgumentsTravelInTheBatch() {
     try (Parallel p = Parallel.builder().backend(spark).nJobs(2).maxNbytes("none").build()) {
       assertThat(p.run(List.of(delayed(SparkSharingTest::sameAsDriver, big)))).containsExactly(false);

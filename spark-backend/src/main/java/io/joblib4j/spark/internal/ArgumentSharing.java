@@ -1,6 +1,7 @@
 package io.joblib4j.spark.internal;
 
 import io.joblib4j.Delayed;
+import io.joblib4j.Joblib;
 import io.joblib4j.spi.Batch;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -14,35 +15,35 @@ import org.apache.spark.broadcast.Broadcast;
  * maxNbytes} turns it into a Spark broadcast, every later batch refers to the same broadcast, and
  * the broadcasts are destroyed when the call ends.
  *
- * <p>Arguments are recognised by identity ({@link SharingKey}). The seam is there so that the
- * key can become a content hash ({@code Joblib.hash}) and two equal arrays built separately share
- * one broadcast too.
+ * <p>An argument is recognised first by identity (free), then by its content hash ({@code
+ * Joblib.hash}), computed only for arguments already found large: so two equal arrays built
+ * separately share one broadcast too. A value the hasher cannot read is shared by identity alone.
  */
 final class ArgumentSharing {
-  /** How an argument is recognised as one already shared. */
+  /** How a large argument is recognised as one already shared, beyond identity. */
   interface SharingKey {
+    /** A key equal for arguments that may share one broadcast, or null for identity only. */
     Object keyOf(Object argument);
   }
 
-  /** By identity: the same object, passed to many tasks. */
-  static final SharingKey BY_IDENTITY = arg -> new IdentityKey(arg);
-
-  private record IdentityKey(Object value) {
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof IdentityKey k && k.value == value;
+  /** By content: {@code Joblib.hash}, stable for equal values. */
+  static final SharingKey BY_CONTENT = arg -> {
+    try {
+      return Joblib.hash(arg);
+    } catch (RuntimeException | LinkageError unhashable) {
+      // a value the hasher cannot read, or its library missing from a hand-made --jars list
+      return null;
     }
+  };
 
-    @Override
-    public int hashCode() {
-      return System.identityHashCode(value);
-    }
-  }
+  /** By identity alone: the same object, passed to many tasks. */
+  static final SharingKey BY_IDENTITY = arg -> null;
 
   private final long maxNbytes;
   private final SharingKey keys;
   private final Function<Object, Broadcast<Object>> broadcaster;
-  private final Map<Object, SharedArgument> shared = new java.util.HashMap<>();
+  private final Map<Object, SharedArgument> byIdentity = new IdentityHashMap<>();
+  private final Map<Object, SharedArgument> byKey = new java.util.HashMap<>();
   /** Arguments already measured and found small, so a reused medium-size object is measured once. */
   private final Map<Object, Boolean> small = new IdentityHashMap<>();
   private final List<Broadcast<Object>> broadcasts = new ArrayList<>();
@@ -67,7 +68,7 @@ final class ArgumentSharing {
         if (arg == null || out.containsKey(arg) || small.containsKey(arg)) {
           continue;
         }
-        SharedArgument ref = shared.get(keys.keyOf(arg));
+        SharedArgument ref = byIdentity.get(arg);
         if (ref == null) {
           if (!SizeEstimate.exceeds(arg, maxNbytes)) {
             if (SizeEstimate.knownSize(arg) < 0) {
@@ -75,12 +76,19 @@ final class ArgumentSharing {
             }
             continue;
           }
-          Broadcast<Object> b = broadcaster.apply(arg);
-          long known = SizeEstimate.knownSize(arg);
-          ChannelStats.broadcastMade(known >= 0 ? known : maxNbytes);
-          broadcasts.add(b);
-          ref = new SharedArgument(b);
-          shared.put(keys.keyOf(arg), ref);
+          Object key = keys.keyOf(arg);
+          ref = key == null ? null : byKey.get(key);
+          if (ref == null) {
+            Broadcast<Object> b = broadcaster.apply(arg);
+            long known = SizeEstimate.knownSize(arg);
+            ChannelStats.broadcastMade(known >= 0 ? known : maxNbytes);
+            broadcasts.add(b);
+            ref = new SharedArgument(b);
+            if (key != null) {
+              byKey.put(key, ref);
+            }
+          }
+          byIdentity.put(arg, ref);
         }
         out.put(arg, ref);
       }
@@ -98,7 +106,8 @@ final class ArgumentSharing {
       }
     }
     broadcasts.clear();
-    shared.clear();
+    byIdentity.clear();
+    byKey.clear();
     small.clear();
   }
 }

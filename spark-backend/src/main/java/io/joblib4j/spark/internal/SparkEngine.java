@@ -80,7 +80,7 @@ public final class SparkEngine implements AutoCloseable {
           + " SparkBackend on a running SparkSession");
     }
     DriverChannel ch = channel();
-    ArgumentSharing sharing = new ArgumentSharing(spec.maxNbytes(), ArgumentSharing.BY_IDENTITY,
+    ArgumentSharing sharing = new ArgumentSharing(spec.maxNbytes(), ArgumentSharing.BY_CONTENT,
         value -> jsc.broadcast(value));
     SparkCall[] self = new SparkCall[1];
     SparkCall call = new SparkCall(jsc, spec, ch, conf, sharing, () -> calls.remove(self[0]));
