@@ -17,30 +17,17 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.apache.spark.SparkException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * Failures on local[2]: a task's own exception comes back as itself and is not retried;
  * cancellation and timeouts stop running tasks fast; what cannot travel fails clearly.
  */
-class SparkErrorsTest {
-  private static SparkBackend spark;
+class SparkErrorsTest extends OnLocalSpark {
   /** local mode runs tasks in this JVM, so statics count executions. */
   static final AtomicInteger RUNS = new AtomicInteger();
   static final AtomicInteger INTERRUPTED = new AtomicInteger();
   static final AtomicInteger FINISHED_SLEEPING = new AtomicInteger();
-
-  @BeforeAll
-  static void start() {
-    spark = LocalSpark.backend();
-  }
-
-  @AfterAll
-  static void stop() {
-    spark.close();
-  }
 
   static final class ScoreError extends Exception {
     @Serial private static final long serialVersionUID = 1L;

@@ -11,23 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Results on local[2]: order, streaming, unordered streaming, reuse, nesting. */
-class SparkResultsTest {
-  private static SparkBackend spark;
-
-  @BeforeAll
-  static void start() {
-    spark = LocalSpark.backend();
-  }
-
-  @AfterAll
-  static void stop() {
-    spark.close();
-  }
+class SparkResultsTest extends OnLocalSpark {
 
   private static Parallel parallel() {
     return Parallel.builder().backend(spark).nJobs(2).build();

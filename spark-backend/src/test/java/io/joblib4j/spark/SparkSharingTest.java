@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.joblib4j.Parallel;
 import java.util.List;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -15,21 +14,14 @@ import org.junit.jupiter.api.Test;
  * driver's own object, a copy in the batch would be a new one. (The local-cluster IT counts what
  * reaches separate executor JVMs.)
  */
-class SparkSharingTest {
-  private static SparkBackend spark;
+class SparkSharingTest extends OnLocalSpark {
   static double[] big;
   static final double[] small = new double[10];
 
   @BeforeAll
   static void start() {
-    spark = LocalSpark.backend();
     big = new double[300_000]; // 2.4 MB, over the default maxNbytes of 1 MiB
     big[7] = 7;
-  }
-
-  @AfterAll
-  static void stop() {
-    spark.close();
   }
 
   static boolean sameAsDriver(double[] a) {

@@ -12,23 +12,10 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** nJobs against Spark's task slots, options, and the Spark Connect refusal. */
-class SparkSizingTest {
-  private static SparkBackend spark;
-
-  @BeforeAll
-  static void start() {
-    spark = LocalSpark.backend();
-  }
-
-  @AfterAll
-  static void stop() {
-    spark.close();
-  }
+class SparkSizingTest extends OnLocalSpark {
 
   @Test
   void minusOneIsEveryTaskSlotAndMinusTwoAllButOne() {

@@ -11,23 +11,10 @@ import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobStart;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** What the Spark UI and progress listeners see of a call. */
-class SparkVisibilityTest {
-  private static SparkBackend spark;
-
-  @BeforeAll
-  static void start() {
-    spark = LocalSpark.backend();
-  }
-
-  @AfterAll
-  static void stop() {
-    spark.close();
-  }
+class SparkVisibilityTest extends OnLocalSpark {
 
   static double score(int fold) {
     return fold * 0.5;
