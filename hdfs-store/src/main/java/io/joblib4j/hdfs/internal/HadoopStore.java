@@ -160,7 +160,7 @@ abstract class HadoopStore implements Store {
 
   private void walk(FileStatus dirStatus, FileStatus[] listing, String rel, List<StoreFile> out, boolean start)
       throws IOException {
-    if (!filesVisible(dirStatus.getPath(), listing)) {
+    if (!filesVisible(dirStatus.getPath(), listing) || !start && !directoryHasContent(listing)) {
       return;
     }
     if (!start) {

@@ -117,6 +117,7 @@ final class MarkerStore extends HadoopStore {
           quietly(() -> fs.delete(p, false));
         }
         quietly(() -> fs.delete(claim, false));
+        quietly(() -> fs.delete(target, false)); // the folder marker some stores keep, if now empty
         throw e;
       }
     } finally {
