@@ -6,6 +6,8 @@ import io.joblib4j.spi.Store;
 import io.joblib4j.spi.StoreFile;
 import io.joblib4j.spi.StorePaths;
 import java.io.BufferedOutputStream;
+import java.io.ByteArrayInputStream;
+import java.io.SequenceInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,6 +38,8 @@ import org.apache.hadoop.fs.StreamCapabilities;
  */
 abstract class HadoopStore implements Store {
   static final int WRITE_BUFFER = 1 << 20;
+  private static final int SMALL_FILE = 1 << 20;
+  private static final int READ_ATTEMPTS = 3;
   private static final long TOUCH_GRANULARITY_MILLIS = 60_000;
 
   final URI location;
@@ -87,12 +91,44 @@ abstract class HadoopStore implements Store {
       if (path.isEmpty() || !filesVisible(p.getParent(), null)) {
         return Optional.empty();
       }
+      return openReading(p, location + "/" + path);
+    });
+  }
+
+  /**
+   * Opens a file and reads its first MiB at once: a small file (a hit on a small result, a
+   * function.json) is then served from memory, and a reader that races a {@link #replace} of it —
+   * HDFS fails such a read ("Blocklist has changed") rather than finishing the old content — opens
+   * the new file and tries again. Larger files are entries, which never change, and stream on.
+   */
+  private Optional<InputStream> openReading(Path p, String where) throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      InputStream in;
       try {
-        return Optional.of(new ReadFailures(fs.open(p), location + "/" + path));
+        in = new ReadFailures(fs.open(p), fs, p, where);
       } catch (FileNotFoundException e) {
         return Optional.empty();
       }
-    });
+      try {
+        byte[] head = in.readNBytes(SMALL_FILE + 1);
+        if (head.length <= SMALL_FILE) {
+          in.close();
+          return Optional.of(new ByteArrayInputStream(head));
+        }
+        return Optional.of(new SequenceInputStream(new ByteArrayInputStream(head), in));
+      } catch (FileNotFoundException e) {
+        in.close();
+        return Optional.empty();
+      } catch (IOException e) {
+        in.close();
+        if (attempt >= READ_ATTEMPTS || Outage.unreachable(e)) {
+          throw e;
+        }
+      } catch (RuntimeException e) {
+        in.close();
+        throw e;
+      }
+    }
   }
 
   @Override
@@ -116,7 +152,7 @@ abstract class HadoopStore implements Store {
       // the publication id makes a deleted-and-republished entry a new copy; loose files go by mtime
       String identity = where + "|" + (m != null ? m.publication() : "mtime-" + st.getModificationTime()) + "|" + st.getLen();
       return Optional.of(copies.get(identity, p.getName(), st.getLen(), sum == null ? null : sum.crc32c(), where,
-          () -> fs.open(p)));
+          () -> new ReadFailures(fs.open(p), fs, p, where)));
     });
   }
 

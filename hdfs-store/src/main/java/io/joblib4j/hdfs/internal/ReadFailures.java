@@ -5,18 +5,28 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import org.apache.hadoop.fs.ChecksumException;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.BlockMissingException;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 
 /**
- * A store read that turns "every replica of a block failed its checksum" into {@link
- * CorruptFileException}, which Memory answers by deleting the entry and recomputing it — rather
- * than an I/O error, after which it would recompute on every call and never repair the entry.
- * Other I/O errors (a DataNode restarting, the network) stay I/O errors: the entry may be fine.
+ * A store read that turns "the data is corrupt on every replica" into {@link CorruptFileException},
+ * which Memory answers by deleting the entry and recomputing it — rather than an I/O error, after
+ * which it would recompute on every call and never repair the entry. HDFS reports such a read as a
+ * checksum error or, once it has tried every replica, as a missing block; the latter also happens
+ * when DataNodes are merely down, so it counts as corruption only if the NameNode lists the file
+ * among those with corrupt blocks. Every other I/O error stays an I/O error: the entry may be fine.
  */
 final class ReadFailures extends FilterInputStream {
+  private final FileSystem fs;
+  private final Path file;
   private final String where;
 
-  ReadFailures(InputStream in, String where) {
+  ReadFailures(InputStream in, FileSystem fs, Path file, String where) {
     super(in);
+    this.fs = fs;
+    this.file = file;
     this.where = where;
   }
 
@@ -24,8 +34,8 @@ final class ReadFailures extends FilterInputStream {
   public int read() throws IOException {
     try {
       return in.read();
-    } catch (ChecksumException e) {
-      throw corrupt(e);
+    } catch (IOException e) {
+      throw translate(e);
     }
   }
 
@@ -33,8 +43,8 @@ final class ReadFailures extends FilterInputStream {
   public int read(byte[] b, int off, int len) throws IOException {
     try {
       return in.read(b, off, len);
-    } catch (ChecksumException e) {
-      throw corrupt(e);
+    } catch (IOException e) {
+      throw translate(e);
     }
   }
 
@@ -42,12 +52,27 @@ final class ReadFailures extends FilterInputStream {
   public long skip(long n) throws IOException {
     try {
       return in.skip(n);
-    } catch (ChecksumException e) {
-      throw corrupt(e);
+    } catch (IOException e) {
+      throw translate(e);
     }
   }
 
-  private CorruptFileException corrupt(ChecksumException e) {
-    return new CorruptFileException(where, "the file system found its data corrupt (" + e.getMessage() + ")", e);
+  private IOException translate(IOException e) {
+    if (e instanceof ChecksumException || e instanceof BlockMissingException && nameNodeSaysCorrupt()) {
+      throw new CorruptFileException(where, "the file system found its data corrupt on every replica ("
+          + e.getMessage() + ")", e);
+    }
+    return e;
+  }
+
+  private boolean nameNodeSaysCorrupt() {
+    if (!(fs instanceof DistributedFileSystem dfs)) {
+      return false;
+    }
+    try {
+      return dfs.listCorruptFileBlocks(file).hasNext();
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
   }
 }
