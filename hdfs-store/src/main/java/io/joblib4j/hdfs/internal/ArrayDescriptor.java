@@ -12,7 +12,7 @@ import java.util.Arrays;
  * A chunked array's {@code array.json}: its element type, full shape and rows per chunk (see
  * FORMAT.md, "Chunked arrays in a store").
  */
-public record ArrayDescriptor(DType dtype, long[] shape, long chunkRows) {
+public record ArrayDescriptor(DType dtype, long[] shape, long chunkRows) implements java.io.Serializable {
   public static final int FORMAT = 1;
   private static final ObjectMapper JSON = new ObjectMapper();
 
