@@ -1,4 +1,4 @@
-package io.joblib4j.examples;
+package io.joblib4j.examples.hdfs;
 
 import java.io.File;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.joblib4j.examples;
+package io.joblib4j.examples.hdfs;
 
 import io.joblib4j.Memory;
 import io.joblib4j.MemoizedFn1;
@@ -17,7 +17,7 @@ import org.apache.spark.api.java.JavaSparkContext;
  * array from its executors.
  *
  * <pre>
- * spark-submit --class io.joblib4j.examples.HdfsPipelineExample \
+ * spark-submit --class io.joblib4j.examples.hdfs.HdfsPipelineExample \
  *   --jars joblib4j-engine-api.jar,joblib4j-hdfs-store.jar,... joblib4j-examples.jar hdfs://namenode:8020/user/me/joblib4j
  * </pre>
  *
