@@ -5,8 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.apache.spark.SparkConf;
-import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
 
 /**
  * Runs {@link HdfsPipelineExample} against a MiniDFSCluster it starts, with Spark in local mode:
@@ -24,10 +23,13 @@ public final class HdfsPipelineDemo {
       dfs.waitActive();
       String location = "hdfs://127.0.0.1:" + dfs.getNameNodePort() + "/joblib4j-demo";
       System.out.println("MiniDFSCluster up; store at " + location);
-      SparkConf spark = new SparkConf().setMaster("local[2]").setAppName("joblib4j HDFS demo")
-          .set("spark.ui.enabled", "false").set("spark.driver.host", "127.0.0.1");
-      try (JavaSparkContext sc = new JavaSparkContext(spark)) {
-        HdfsPipelineExample.run(sc, location);
+      SparkSession spark = SparkSession.builder().master("local[2]").appName("joblib4j HDFS demo")
+          .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").getOrCreate();
+      try {
+        HdfsPipelineExample.run(location);
+        HdfsPipelineExample.run(location); // a second job: every step and chunk is already there
+      } finally {
+        spark.stop();
       }
     } finally {
       dfs.shutdown();
