@@ -245,7 +245,13 @@ final class MarkerStore extends HadoopStore {
         }
         String name = record.getPath().getName();
         String publication = name.substring(Names.RESERVED_PREFIX.length(), name.length() - RECORD_SUFFIX.length());
-        Path target = resolve(readText(record.getPath()));
+        Path target;
+        try {
+          target = resolve(readText(record.getPath()));
+        } catch (IllegalArgumentException e) {
+          fs.delete(record.getPath(), false); // not a record this store wrote
+          continue;
+        }
         FileStatus[] listing = listOrEmpty(target);
         if (!contains(listing, Names.COMMIT) && contains(listing, Names.CLAIM)
             && publication.equals(readText(new Path(target, Names.CLAIM)))) {
