@@ -75,6 +75,7 @@ class SparkExecutorsIT {
         .set("spark.executorEnv.SPARK_SCALA_VERSION", "2.13")
         .set("spark.scheduler.minRegisteredResourcesRatio", "1.0")
         .set("spark.executor.extraClassPath", System.getProperty("joblib4j.it.executorClasspath"))
+        .set("spark.hadoop.joblib4j.it.setting", "from spark.hadoop.*")
         .setJars(System.getProperty("joblib4j.it.jars").split(","));
     sc = new JavaSparkContext(conf);
   }
@@ -170,5 +171,15 @@ class SparkExecutorsIT {
         assertThat(all.getDouble(r, c, 1)).isEqualTo((double) r * c);
       }
     }
+  }
+
+  @Test
+  void storesUseTheDriversHadoopConfigurationAndTheExecutorsSparkHadoopSettings() {
+    sc.hadoopConfiguration().set("joblib4j.it.driver", "set on sc.hadoopConfiguration()");
+    assertThat(io.joblib4j.hdfs.internal.Configurations.inScope().get("joblib4j.it.driver"))
+        .isEqualTo("set on sc.hadoopConfiguration()");
+    List<String> onExecutors = sc.parallelize(List.of(1, 2), 2)
+        .map(x -> io.joblib4j.hdfs.internal.Configurations.inScope().get("joblib4j.it.setting")).collect();
+    assertThat(onExecutors).containsOnly("from spark.hadoop.*");
   }
 }

@@ -37,7 +37,8 @@ import org.apache.hadoop.fs.StreamCapabilities;
  * name starting with {@code .jl4j-} is the store's own and never listed.
  */
 abstract class HadoopStore implements Store {
-  static final int WRITE_BUFFER = 1 << 20;
+  /** Small writes (headers) are gathered; a 64 KiB slice of array data goes straight through, uncopied. */
+  static final int WRITE_BUFFER = 1 << 16;
   private static final int SMALL_FILE = 1 << 20;
   private static final int READ_ATTEMPTS = 3;
   private static final long TOUCH_GRANULARITY_MILLIS = 60_000;
