@@ -46,6 +46,10 @@ import org.apache.hadoop.conf.Configuration;
  * deleted. Writers that die leave their work under {@code .jl4j-tmp/}, invisible; {@link Store#sweep}
  * removes it, recovering the HDFS lease of any file still open first.
  *
+ * <p>For a local folder, prefer the built-in store ({@code new Memory("/data/cache")}): on {@code
+ * file:} this store works through Hadoop's local file system, which follows symbolic links planted
+ * inside the root, where the built-in store refuses them.
+ *
  * <h2>Memory-mapping</h2>
  *
  * {@link Store#localFile} returns a copy on this machine's disk, from a size-bounded read-through

@@ -11,9 +11,7 @@ import java.io.SequenceInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URI;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -168,15 +166,14 @@ abstract class HadoopStore implements Store {
       if (st == null) {
         return false;
       }
-      if (st.isFile()) {
-        return filesVisible(p.getParent(), null);
-      }
-      FileStatus[] listing = listOrEmpty(p);
-      return filesVisible(p, listing) && directoryHasContent(listing);
+      return st.isFile() ? filesVisible(p.getParent(), null) : directoryVisible(p);
     });
   }
 
-  /** Whether a visible directory should count as existing (object stores keep empty "directories" as markers). */
+  /** Whether the directory {@code dir}, which exists, counts as existing for callers. */
+  abstract boolean directoryVisible(Path dir) throws IOException;
+
+  /** Whether a visible directory should be listed (object stores keep empty "directories" as markers). */
   boolean directoryHasContent(FileStatus[] listing) {
     return true;
   }
@@ -355,9 +352,5 @@ abstract class HadoopStore implements Store {
   @FunctionalInterface
   interface IoAction {
     void run() throws IOException;
-  }
-
-  static Duration since(long millis) {
-    return Duration.ofMillis(System.currentTimeMillis() - millis);
   }
 }

@@ -151,6 +151,12 @@ final class MarkerStore extends HadoopStore {
   }
 
   @Override
+  boolean directoryVisible(Path dir) throws IOException {
+    FileStatus[] listing = listOrEmpty(dir);
+    return filesVisible(dir, listing) && directoryHasContent(listing);
+  }
+
+  @Override
   boolean directoryHasContent(FileStatus[] listing) {
     for (FileStatus f : listing) {
       String name = f.getPath().getName();

@@ -111,6 +111,11 @@ final class RenameStore extends HadoopStore {
   }
 
   @Override
+  boolean directoryVisible(Path dir) {
+    return true;
+  }
+
+  @Override
   Instant directoryTime(FileStatus dir, FileStatus[] listing) {
     return Instant.ofEpochMilli(dir.getModificationTime());
   }

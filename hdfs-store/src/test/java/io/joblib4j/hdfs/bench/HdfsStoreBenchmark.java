@@ -117,14 +117,18 @@ public final class HdfsStoreBenchmark {
     for (int round = 0; round < rounds; round++) {
       String entry = "big/k" + round;
       org.apache.hadoop.fs.Path rawCopy = new org.apache.hadoop.fs.Path("/raw-" + round + ".jl4j");
+      // who goes first alternates, so that neither always pays for the previous round's deletes
+      Runnable ours = timed(times.get(0), round, () -> store.publish(entry,
+          List.of(new EntryFile("output.jl4j", out -> Joblib.dump(array, out)))));
+      Runnable theirs = timed(times.get(1), round, () -> fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(dumped.toUri()), rawCopy));
+      if (round % 2 == 0) {
+        ours.run();
+        theirs.run();
+      } else {
+        theirs.run();
+        ours.run();
+      }
       long t0 = System.nanoTime();
-      store.publish(entry, List.of(new EntryFile("output.jl4j", out -> Joblib.dump(array, out))));
-      times.get(0)[round] = System.nanoTime() - t0;
-      t0 = System.nanoTime();
-      fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(dumped.toUri()), rawCopy);
-      times.get(1)[round] = System.nanoTime() - t0;
-
-      t0 = System.nanoTime();
       try (InputStream in = store.open(entry + "/output.jl4j").orElseThrow()) {
         NDArray back = Joblib.load(in);
         if (back.nbytes() != array.nbytes()) {
@@ -154,6 +158,7 @@ public final class HdfsStoreBenchmark {
       fs.delete(rawCopy, false);
       Files.deleteIfExists(dir.resolve("raw-copy-" + round));
       Files.deleteIfExists(local);
+      Thread.sleep(3_000); // let the DataNode delete the round's blocks before the next one
       System.out.printf("  round %d: publish %.0f ms, copyFromLocalFile %.0f ms, load(open) %.0f ms, open+read %.0f ms,"
           + " localFile+map %.0f ms, copyToLocalFile %.0f ms (load %s)%n", round, ms(times.get(0)[round]),
           ms(times.get(1)[round]), ms(times.get(2)[round]), ms(times.get(3)[round]), ms(times.get(4)[round]),
@@ -171,6 +176,23 @@ public final class HdfsStoreBenchmark {
           size / 1e6 / (ours / 1e9), baseline[i], ms(theirs), size / 1e6 / (theirs / 1e9), (double) ours / theirs);
     }
     array.close();
+  }
+
+  @FunctionalInterface
+  private interface Io {
+    void run() throws Exception;
+  }
+
+  private static Runnable timed(long[] into, int round, Io body) {
+    return () -> {
+      long t0 = System.nanoTime();
+      try {
+        body.run();
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+      into[round] = System.nanoTime() - t0;
+    };
   }
 
   private static String load() {
