@@ -102,8 +102,15 @@ final class MarkerStore extends HadoopStore {
         List<Map.Entry<String, Manifest.FileSum>> sums = new ArrayList<>();
         for (EntryFile f : files) {
           Path p = new Path(target, f.name());
+          try {
+            sums.add(new SimpleEntry<>(f.name(), writeFile(p, f.writer(), false, true)));
+          } catch (FileAlreadyExistsException e) {
+            throw e; // another writer's file: not ours to delete
+          } catch (IOException | RuntimeException e) {
+            written.add(p); // created by us, then failed: ours to delete
+            throw e;
+          }
           written.add(p);
-          sums.add(new SimpleEntry<>(f.name(), writeFile(p, f.writer(), false, true)));
         }
         byte[] manifest = newManifest(publication, sums).toJson();
         try {
@@ -112,6 +119,13 @@ final class MarkerStore extends HadoopStore {
           return Publication.ALREADY_PRESENT; // a store whose create is not exclusive let two writers in
         }
         return Publication.PUBLISHED;
+      } catch (FileAlreadyExistsException e) {
+        // the store's create was not exclusive and another writer holds the claim too: leave the
+        // entry to it (its claim is the same object as ours) and wait for its commit
+        for (Path p : written) {
+          quietly(() -> fs.delete(p, false));
+        }
+        return null;
       } catch (IOException | RuntimeException e) {
         for (Path p : written) {
           quietly(() -> fs.delete(p, false));

@@ -45,6 +45,14 @@ public class FakeObjectStore extends RawLocalFileSystem {
     return conf;
   }
 
+  /**
+   * With {@code fakeobj.exclusive-create=false} the existence check of {@code create(overwrite=false)}
+   * happens at create only, as on S3 without conditional writes: two writers can both pass it.
+   */
+  private boolean exclusiveCreate() {
+    return getConf() == null || getConf().getBoolean("fakeobj.exclusive-create", true);
+  }
+
   @Override
   public URI getUri() {
     return URI.create(SCHEME + ":///");
@@ -61,7 +69,7 @@ public class FakeObjectStore extends RawLocalFileSystem {
     if (!overwrite && exists(f)) {
       throw new FileAlreadyExistsException(f + " already exists");
     }
-    return new FSDataOutputStream(new Upload(f, overwrite), null);
+    return new FSDataOutputStream(new Upload(f, overwrite || !exclusiveCreate()), null);
   }
 
   @Override

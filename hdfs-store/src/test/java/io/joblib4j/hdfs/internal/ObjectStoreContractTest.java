@@ -2,6 +2,7 @@ package io.joblib4j.hdfs.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.joblib4j.spi.EntryFile;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.StoreContractTest;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
@@ -44,6 +46,34 @@ class ObjectStoreContractTest extends StoreContractTest {
     Files.writeString(target.resolve(".jl4j-claim"), publication);
     Files.writeString(target.resolve("output"), "half");
     Files.setLastModifiedTime(record, FileTime.from(Instant.now().minus(age)));
+  }
+
+  @Test
+  void withoutAnExclusiveCreateRacingWritersOfTheSameBytesStillLeaveOneWholeEntry() throws Exception {
+    Configuration conf = FakeObjectStore.register(new Configuration());
+    conf.setBoolean("fakeobj.exclusive-create", false);
+    byte[] output = "the same result".repeat(5_000).getBytes(StandardCharsets.UTF_8);
+    try (Store racy = HadoopStoreOpener.open(FakeObjectStore.location(dir.resolve("racy")), conf,
+        Map.of("localCacheDir", dir.resolve("racy-copies").toString()))) {
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(6);
+      java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+      List<java.util.concurrent.Future<Store.Publication>> results = new java.util.ArrayList<>();
+      for (int w = 0; w < 6; w++) {
+        results.add(pool.submit(() -> {
+          go.await();
+          return racy.publish("f/k", List.of(EntryFile.of("output", output), EntryFile.of("metadata.json", "m".getBytes())));
+        }));
+      }
+      go.countDown();
+      for (var r : results) {
+        assertThat(r.get(60, java.util.concurrent.TimeUnit.SECONDS)).isNotNull(); // nobody fails
+      }
+      pool.shutdown();
+      assertThat(read(racy, "f/k/output")).isEqualTo(new String(output, StandardCharsets.UTF_8));
+      assertThat(read(racy, "f/k/metadata.json")).isEqualTo("m");
+      assertThat(racy.list("f").stream().filter(f -> !f.directory()).map(f -> f.path()))
+          .containsExactlyInAnyOrder("f/k/output", "f/k/metadata.json");
+    }
   }
 
   @Test
