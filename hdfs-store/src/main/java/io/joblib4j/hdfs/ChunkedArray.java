@@ -39,7 +39,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *   ... fill rows ...
  *   out.writeChunk(i, rows);                  // published atomically; a retried task is a no-op
  * });
- * NDArray all = out.toMapped(Path.of("/tmp/scores.f64"));   // or out.toHeap(), or out.readChunk(i)
+ * NDArray all = out.toMapped(Path.of("scores.f64"));        // or out.toHeap(), or out.readChunk(i)
  * }</pre>
  *
  * <p>The array is serializable (it carries the store's location and options, and reopens the store
