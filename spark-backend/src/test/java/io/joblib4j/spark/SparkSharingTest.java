@@ -48,6 +48,23 @@ class SparkSharingTest {
     }
   }
 
+  static double first(io.joblib4j.array.NDArray a) {
+    return a.getDouble(0);
+  }
+
+  /** Spark closes AutoCloseable broadcast values when it destroys them; the caller's must survive. */
+  @Test
+  void aSharedCloseableArgumentIsStillUsableAfterTheCall() {
+    io.joblib4j.array.NDArray array = io.joblib4j.array.NDArray.zeros(io.joblib4j.array.DType.FLOAT64, 300_000);
+    array.setDouble(3.0, 0);
+    try (Parallel p = Parallel.builder().backend(spark).nJobs(2).build()) {
+      assertThat(p.run(IntStream.range(0, 4).mapToObj(i -> delayed(SparkSharingTest::first, array))))
+          .containsOnly(3.0);
+    }
+    assertThat(array.getDouble(0)).isEqualTo(3.0);
+    assertThat(array.getDouble(299_999)).isZero();
+  }
+
   @Test
   void equalLargeArgumentsBuiltSeparatelyShareOneBroadcastByContentHash() {
     double[] equalCopy = big.clone();

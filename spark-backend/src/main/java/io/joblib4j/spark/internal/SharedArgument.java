@@ -21,6 +21,7 @@ final class SharedArgument implements Serializable {
 
   @Serial
   private Object readResolve() throws ObjectStreamException {
-    return broadcast.value();
+    Object held = broadcast.value();
+    return held instanceof BroadcastHolder h ? h.value : held;
   }
 }

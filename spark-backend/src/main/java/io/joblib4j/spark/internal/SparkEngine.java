@@ -81,7 +81,7 @@ public final class SparkEngine implements AutoCloseable {
     }
     DriverChannel ch = channel();
     ArgumentSharing sharing = new ArgumentSharing(spec.maxNbytes(), ArgumentSharing.BY_CONTENT,
-        value -> jsc.broadcast(value));
+        value -> jsc.broadcast((Object) new BroadcastHolder(value)));
     SparkCall[] self = new SparkCall[1];
     SparkCall call = new SparkCall(jsc, spec, ch, conf, sharing, () -> calls.remove(self[0]));
     self[0] = call;
