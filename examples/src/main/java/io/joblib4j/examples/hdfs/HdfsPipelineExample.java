@@ -60,7 +60,7 @@ public final class HdfsPipelineExample {
         long t0 = System.nanoTime();
         List<double[]> shards = p.run(IntStream.range(0, SHARDS).mapToObj(s -> delayed(step, s)));
         System.out.printf("run %d: %d feature vectors in %d ms (%s)%n", run, shards.size(),
-            (System.nanoTime() - t0) / 1_000_000, run == 1 ? "computed, unless an earlier job stored them"
+            (System.nanoTime() - t0) / 1_000_000, run == 1 ? "computed, except what an earlier job stored"
                 : "loaded from " + location + "/memory");
       }
       // 2. seed 004's shared output array at cluster scale: each task writes its own rows
