@@ -1,0 +1,101 @@
+package io.joblib4j.hdfs;
+
+import io.joblib4j.hdfs.internal.Configurations;
+import io.joblib4j.hdfs.internal.HadoopStoreOpener;
+import io.joblib4j.spi.Store;
+import io.joblib4j.spi.StoreProvider;
+import java.io.IOException;
+import java.net.URI;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Opens {@link Store}s on any Hadoop FileSystem. {@code new Memory("hdfs://nn/cache")} finds this
+ * store by its scheme already (ServiceLoader); use this class to give a Configuration in code, to
+ * open a store on {@code file:} through Hadoop, or to serve another scheme.
+ *
+ * <pre>{@code
+ * Store store = HadoopStores.open(URI.create("hdfs://nn:8020/cache"), hadoopConf, Map.of());
+ * Memory memory = new Memory(store);
+ * Stores.register(HadoopStores.provider("cosn"));      // new Memory("cosn://bucket/cache") now works
+ * }</pre>
+ *
+ * <h2>How entries are published</h2>
+ *
+ * The guarantees of {@link Store} hold on every file system; how they are kept depends on what the
+ * file system can do atomically ({@link HadoopStoreOptions#COMMIT} overrides the choice):
+ *
+ * <ul>
+ *   <li><b>Rename</b> (hdfs, viewfs, webhdfs, swebhdfs, file): the entry's files and a manifest are
+ *       written to a temporary folder under the root's {@code .jl4j-tmp/}, each hsync'ed before
+ *       close, and the folder is renamed onto the entry in one NameNode operation that fails if the
+ *       entry exists. The writer that loses verifies the winner's entry (every file of its manifest
+ *       there, with its size) and reports it present; Memory uses it.
+ *   <li><b>Marker</b> (s3a, gs, abfs, abfss, wasb, wasbs and unknown schemes): object stores rename
+ *       by copying, so nothing is renamed. A writer takes the entry's claim with an exclusive create
+ *       ({@code create(overwrite=false)}, plus the conditional-create option where the store has one),
+ *       writes each file once at its final name, and writes the commit manifest last. Readers see an
+ *       entry only once its commit exists. Where the store cannot make a create exclusive, racing
+ *       writers of one entry may both write; readers still never see a partial file, and Memory's
+ *       checksums catch a mixed entry.
+ * </ul>
+ *
+ * In both modes entries are immutable once published: nothing is ever written into a published
+ * entry (only marker mode's access stamp, a separate empty object), and it changes only by being
+ * deleted. Writers that die leave their work under {@code .jl4j-tmp/}, invisible; {@link Store#sweep}
+ * removes it, recovering the HDFS lease of any file still open first.
+ *
+ * <p>For a local folder, prefer the built-in store ({@code new Memory("/data/cache")}): on {@code
+ * file:} this store works through Hadoop's local file system, which follows symbolic links planted
+ * inside the root, where the built-in store refuses them.
+ *
+ * <h2>Memory-mapping</h2>
+ *
+ * {@link Store#localFile} returns a copy on this machine's disk, from a size-bounded read-through
+ * cache shared by every JVM of the user ({@link HadoopStoreOptions#LOCAL_CACHE_DIR}): downloaded
+ * once, checked against the size and CRC32C its writer recorded, evicted least recently used first.
+ *
+ * <h2>Configuration and failures</h2>
+ *
+ * Without a Configuration given, the store uses the one in scope: the active SparkContext's {@code
+ * hadoopConfiguration()} on a driver, the executor's ({@code spark.hadoop.*}) on an executor, else
+ * {@code new Configuration()}. The store opens its own FileSystem instance with short IPC retries and
+ * timeouts (unless the configuration sets them), and after the file system could not be reached it
+ * fails at once for {@link HadoopStoreOptions#OUTAGE_BACKOFF}: when the NameNode is down, Memory
+ * warns and computes without the cache, within seconds. A block whose every replica fails its
+ * checksum is reported as a corrupt entry, which Memory deletes and recomputes.
+ */
+public final class HadoopStores {
+  /** The schemes served through ServiceLoader. */
+  public static final Set<String> SCHEMES =
+      Set.of("hdfs", "viewfs", "webhdfs", "swebhdfs", "s3a", "gs", "abfs", "abfss", "wasb", "wasbs");
+
+  private HadoopStores() {}
+
+  /** Opens the store at {@code location} with the Hadoop configuration in scope. */
+  public static Store open(String location) throws IOException {
+    return open(URI.create(location), Configurations.inScope(), Map.of());
+  }
+
+  /** Opens the store at {@code location} with {@code conf}. */
+  public static Store open(URI location, Configuration conf) throws IOException {
+    return open(location, conf, Map.of());
+  }
+
+  /**
+   * Opens the store at {@code location} with {@code conf} (not changed; the store works on a copy)
+   * and {@linkplain HadoopStoreOptions options}; the root is created if needed.
+   */
+  public static Store open(URI location, Configuration conf, Map<String, ?> options) throws IOException {
+    return HadoopStoreOpener.open(location, conf, options);
+  }
+
+  /**
+   * A provider for more schemes, for {@link io.joblib4j.spi.Stores#register}: any file system Hadoop
+   * knows (its {@code fs.<scheme>.impl} is configured) can hold a cache.
+   */
+  public static StoreProvider provider(String... schemes) {
+    return new HadoopStoreProvider(Set.of(schemes));
+  }
+}

@@ -1,0 +1,99 @@
+package io.joblib4j.hdfs.internal;
+
+import java.lang.reflect.Method;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * The Hadoop configuration a store starts from, and the settings that keep its calls bounded.
+ *
+ * <p>The configuration in scope is the active SparkContext's {@code hadoopConfiguration()} on a
+ * Spark driver, the executor's (built from {@code spark.hadoop.*} by Spark's {@code
+ * SparkHadoopUtil}) in an executor, and {@code new Configuration()} (the {@code *-site.xml} files on
+ * the class path) elsewhere. Spark is looked up reflectively, so this module does not need it.
+ */
+public final class Configurations {
+  /**
+   * Client settings that make a store call fail within seconds when the NameNode is down, instead
+   * of Hadoop's defaults (10 connection retries, 45 on timeouts, 20 s connect timeout): Memory then
+   * computes without the cache. Applied only where the user's configuration does not set the key.
+   */
+  static final Map<String, String> FAIL_FAST = Map.of(
+      "ipc.client.connect.max.retries", "1",
+      "ipc.client.connect.retry.interval", "300",
+      "ipc.client.connect.max.retries.on.timeouts", "1",
+      "ipc.client.connect.timeout", "5000",
+      "ipc.client.rpc-timeout.ms", "30000",
+      "dfs.client.retry.policy.enabled", "false",
+      "dfs.client.failover.max.attempts", "3",
+      "dfs.client.socket-timeout", "30000");
+
+  private Configurations() {}
+
+  /** The Hadoop configuration in scope (a copy: the store never changes the caller's). */
+  public static Configuration inScope() {
+    Configuration fromSpark = fromSpark();
+    return fromSpark != null ? new Configuration(fromSpark) : new Configuration();
+  }
+
+  /** {@code base} with the fail-fast settings where {@code base} has none of its own, then {@code overrides}. */
+  static Configuration forStore(Configuration base, Map<String, String> overrides) {
+    Configuration conf = new Configuration(base);
+    FAIL_FAST.forEach((key, value) -> {
+      if (!setByUser(base, key)) {
+        conf.set(key, value, "joblib4j hdfs-store (fail fast when the file system is down)");
+      }
+    });
+    overrides.forEach((key, value) -> conf.set(key, value, "joblib4j store option hadoop." + key));
+    return conf;
+  }
+
+  /** Whether a key comes from anything but Hadoop's own *-default.xml files. */
+  private static boolean setByUser(Configuration conf, String key) {
+    String[] sources = conf.getPropertySources(key);
+    if (sources == null) {
+      return false;
+    }
+    for (String s : sources) {
+      if (!s.endsWith("-default.xml")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The active SparkContext's or SparkEnv's Hadoop configuration, or null without Spark. */
+  private static Configuration fromSpark() {
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    if (loader == null) {
+      loader = Configurations.class.getClassLoader();
+    }
+    try {
+      Class<?> contextObject = Class.forName("org.apache.spark.SparkContext$", false, loader);
+      Object module = contextObject.getField("MODULE$").get(null);
+      Object active = contextObject.getMethod("getActive").invoke(module); // scala.Option
+      if ((Boolean) active.getClass().getMethod("isDefined").invoke(active)) {
+        Object sc = active.getClass().getMethod("get").invoke(active);
+        return (Configuration) sc.getClass().getMethod("hadoopConfiguration").invoke(sc);
+      }
+      Object env = Class.forName("org.apache.spark.SparkEnv", false, loader).getMethod("get").invoke(null);
+      if (env == null) {
+        return null;
+      }
+      Object sparkConf = env.getClass().getMethod("conf").invoke(env);
+      Class<?> utilObject = Class.forName("org.apache.spark.deploy.SparkHadoopUtil$", false, loader);
+      Object util = utilObject.getField("MODULE$").get(null);
+      for (Method m : utilObject.getMethods()) {
+        if (m.getName().equals("newConfiguration") && m.getParameterCount() == 1
+            && m.getParameterTypes()[0].isInstance(sparkConf)) {
+          return (Configuration) m.invoke(util, sparkConf);
+        }
+      }
+      return null;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return null; // no Spark here
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null; // a Spark whose API changed: fall back to the class path's configuration
+    }
+  }
+}

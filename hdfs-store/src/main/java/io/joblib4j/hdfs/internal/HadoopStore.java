@@ -1,0 +1,356 @@
+package io.joblib4j.hdfs.internal;
+
+import io.joblib4j.CorruptFileException;
+import io.joblib4j.spi.EntryFile;
+import io.joblib4j.spi.Store;
+import io.joblib4j.spi.StoreFile;
+import io.joblib4j.spi.StorePaths;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayInputStream;
+import java.io.SequenceInputStream;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.StreamCapabilities;
+
+/**
+ * What the two publish protocols share: paths, reads, listings, local copies for memory-mapping,
+ * and the outage breaker around every file system call. {@link RenameStore} and {@link
+ * MarkerStore} add how entries become visible, are touched, deleted and swept.
+ *
+ * <p>Layout under the root: the caller's paths, plus {@code .jl4j-tmp/} (writers in progress: temporary
+ * folders in rename mode, claim records in marker mode — one place, so that {@link #sweep} lists one
+ * folder instead of walking the cache) and, inside each entry, {@code .jl4j-commit} (the manifest). Every
+ * name starting with {@code .jl4j-} is the store's own and never listed.
+ */
+abstract class HadoopStore implements Store {
+  /** Small writes (headers) are gathered; a 64 KiB slice of array data goes straight through, uncopied. */
+  static final int WRITE_BUFFER = 1 << 16;
+  private static final int SMALL_FILE = 1 << 20;
+  private static final int READ_ATTEMPTS = 3;
+  private static final long TOUCH_GRANULARITY_MILLIS = 60_000;
+
+  final URI location;
+  final FileSystem fs;
+  final Path root;
+  final Path tempArea;
+  final StoreOptions options;
+  final Outage outage;
+  private final LocalCopies copies;
+  private final AutoCloseable owner;
+  /** Last access time recorded per entry by this JVM, so that hits do not write the file system each time. */
+  private final Map<String, Long> touched = new ConcurrentHashMap<>();
+
+  HadoopStore(URI location, FileSystem fs, AutoCloseable owner, StoreOptions options) throws IOException {
+    this.location = location;
+    this.fs = fs;
+    this.owner = owner;
+    this.options = options;
+    this.root = fs.makeQualified(new Path(location));
+    this.tempArea = new Path(root, Names.TEMP_PREFIX.substring(0, Names.TEMP_PREFIX.length() - 1));
+    this.outage = new Outage(location.toString(), options.outageBackoff());
+    this.copies = new LocalCopies(options.localCacheDir(), options.localCacheBytes());
+    outage.call(() -> fs.mkdirs(root));
+  }
+
+  // ---- what the protocols decide --------------------------------------------------------------
+
+  /** Whether the files directly inside {@code dir} are visible, given its listing (null: look it up). */
+  abstract boolean filesVisible(Path dir, FileStatus[] listing) throws IOException;
+
+  /** The last-access time {@link #list} reports for a directory, given its listing. */
+  abstract Instant directoryTime(FileStatus dir, FileStatus[] listing);
+
+  abstract void deletePath(Path p) throws IOException;
+
+  abstract void touchEntry(Path entry, Instant at) throws IOException;
+
+  // ---- Store ----------------------------------------------------------------------------------
+
+  @Override
+  public URI location() {
+    return location;
+  }
+
+  @Override
+  public Optional<InputStream> open(String path) throws IOException {
+    Path p = resolve(path);
+    return outage.call(() -> {
+      if (path.isEmpty() || !filesVisible(p.getParent(), null)) {
+        return Optional.empty();
+      }
+      return openReading(p, location + "/" + path);
+    });
+  }
+
+  /**
+   * Opens a file and reads its first MiB at once: a small file (a hit on a small result, a
+   * function.json) is then served from memory, and a reader that races a {@link #replace} of it —
+   * HDFS fails such a read ("Blocklist has changed") rather than finishing the old content — opens
+   * the new file and tries again. Larger files are entries, which never change, and stream on.
+   */
+  private Optional<InputStream> openReading(Path p, String where) throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      InputStream in;
+      try {
+        in = new ReadFailures(fs.open(p), fs, p, where);
+      } catch (FileNotFoundException e) {
+        return Optional.empty();
+      }
+      try {
+        byte[] head = in.readNBytes(SMALL_FILE + 1);
+        if (head.length <= SMALL_FILE) {
+          in.close();
+          return Optional.of(new ByteArrayInputStream(head));
+        }
+        return Optional.of(new SequenceInputStream(new ByteArrayInputStream(head), in));
+      } catch (FileNotFoundException e) {
+        in.close();
+        return Optional.empty();
+      } catch (IOException e) {
+        in.close();
+        if (attempt >= READ_ATTEMPTS || Outage.unreachable(e)) {
+          throw e;
+        }
+      } catch (RuntimeException e) {
+        in.close();
+        throw e;
+      }
+    }
+  }
+
+  @Override
+  public Optional<java.nio.file.Path> localFile(String path) throws IOException {
+    Path p = resolve(path);
+    return outage.call(() -> {
+      if (path.isEmpty() || !filesVisible(p.getParent(), null)) {
+        return Optional.empty();
+      }
+      FileStatus st = statusOrNull(p);
+      if (st == null || !st.isFile()) {
+        return Optional.empty();
+      }
+      Manifest m = manifestOrNull(p.getParent());
+      Manifest.FileSum sum = m == null ? null : m.file(p.getName()).orElse(null);
+      String where = location + "/" + path;
+      if (sum != null && sum.bytes() != st.getLen()) {
+        throw new CorruptFileException(where, "the file has " + st.getLen() + " bytes, its entry's manifest says "
+            + sum.bytes());
+      }
+      // the publication id makes a deleted-and-republished entry a new copy; loose files go by mtime
+      String identity = where + "|" + (m != null ? m.publication() : "mtime-" + st.getModificationTime()) + "|" + st.getLen();
+      return Optional.of(copies.get(identity, p.getName(), st.getLen(), sum == null ? null : sum.crc32c(), where,
+          () -> new ReadFailures(fs.open(p), fs, p, where)));
+    });
+  }
+
+  @Override
+  public boolean exists(String path) throws IOException {
+    Path p = resolve(path);
+    return outage.call(() -> {
+      if (path.isEmpty()) {
+        return true;
+      }
+      FileStatus st = statusOrNull(p);
+      if (st == null) {
+        return false;
+      }
+      return st.isFile() ? filesVisible(p.getParent(), null) : directoryVisible(p);
+    });
+  }
+
+  /** Whether the directory {@code dir}, which exists, counts as existing for callers. */
+  abstract boolean directoryVisible(Path dir) throws IOException;
+
+  /** Whether a visible directory should be listed (object stores keep empty "directories" as markers). */
+  boolean directoryHasContent(FileStatus[] listing) {
+    return true;
+  }
+
+  @Override
+  public List<StoreFile> list(String dir) throws IOException {
+    Path start = resolve(dir);
+    return outage.call(() -> {
+      List<StoreFile> out = new ArrayList<>();
+      FileStatus st = statusOrNull(start);
+      if (st == null || !st.isDirectory()) {
+        return out;
+      }
+      walk(st, listOrEmpty(start), dir, out, true);
+      return out;
+    });
+  }
+
+  private void walk(FileStatus dirStatus, FileStatus[] listing, String rel, List<StoreFile> out, boolean start)
+      throws IOException {
+    if (!filesVisible(dirStatus.getPath(), listing) || !start && !directoryHasContent(listing)) {
+      return;
+    }
+    if (!start) {
+      out.add(new StoreFile(rel, true, 0, directoryTime(dirStatus, listing)));
+    }
+    for (FileStatus child : listing) {
+      String name = child.getPath().getName();
+      if (Names.reserved(name)) {
+        continue;
+      }
+      String childRel = rel.isEmpty() ? name : rel + "/" + name;
+      if (child.isDirectory()) {
+        walk(child, listOrEmpty(child.getPath()), childRel, out, false);
+      } else {
+        out.add(new StoreFile(childRel, false, child.getLen(), Instant.ofEpochMilli(child.getModificationTime())));
+      }
+    }
+  }
+
+  @Override
+  public void touch(String entry, Instant accessedAt) throws IOException {
+    Path p = resolve(entry);
+    long millis = accessedAt.toEpochMilli();
+    Long last = touched.get(entry);
+    if (last != null && Math.abs(last - millis) < TOUCH_GRANULARITY_MILLIS) {
+      return; // coarse, as the Store SPI allows: a hit should not cost a NameNode write each time
+    }
+    outage.call(() -> {
+      touchEntry(p, accessedAt);
+      return null;
+    });
+    if (touched.size() > 100_000) {
+      touched.clear();
+    }
+    touched.put(entry, millis);
+  }
+
+  @Override
+  public void delete(String path) throws IOException {
+    Path p = resolve(path);
+    touched.keySet().removeIf(k -> path.isEmpty() || k.equals(path) || k.startsWith(path + "/"));
+    outage.call(() -> {
+      if (path.isEmpty()) {
+        for (FileStatus child : listOrEmpty(root)) {
+          if (!Names.reserved(child.getPath().getName())) {
+            deletePath(child.getPath());
+          }
+        }
+      } else {
+        deletePath(p);
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public void close() {
+    try {
+      owner.close();
+    } catch (Exception e) {
+      // closing our own FileSystem instance; nothing the caller can do about a failure
+    }
+  }
+
+  @Override
+  public String toString() {
+    return getClass().getSimpleName() + "[" + location + "]";
+  }
+
+  // ---- helpers for the protocols --------------------------------------------------------------
+
+  /** The file system path of a checked caller path. */
+  Path resolve(String path) {
+    StorePaths.check(path);
+    Names.checkNotReserved(path);
+    return path.isEmpty() ? root : new Path(root, path);
+  }
+
+  FileStatus statusOrNull(Path p) throws IOException {
+    try {
+      return fs.getFileStatus(p);
+    } catch (FileNotFoundException e) {
+      return null;
+    }
+  }
+
+  FileStatus[] listOrEmpty(Path p) throws IOException {
+    try {
+      return fs.listStatus(p);
+    } catch (FileNotFoundException e) {
+      return new FileStatus[0];
+    }
+  }
+
+  static boolean contains(FileStatus[] listing, String name) {
+    for (FileStatus f : listing) {
+      if (f.getPath().getName().equals(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The manifest of the entry folder {@code dir}, or null if it has none (or it does not parse). */
+  Manifest manifestOrNull(Path dir) throws IOException {
+    Path commit = new Path(dir, Names.COMMIT);
+    try (InputStream in = fs.open(commit)) {
+      return Manifest.parse(in, commit.toString());
+    } catch (FileNotFoundException e) {
+      return null;
+    } catch (IOException e) {
+      if (Outage.unreachable(e)) {
+        throw e;
+      }
+      return null;
+    }
+  }
+
+  /**
+   * Writes one file, never over an existing one, and returns its size and CRC32C. With {@code sync},
+   * the data is hsync'ed before close (HDFS does not sync on close unless the cluster sets
+   * dfs.datanode.synconclose), where the stream can.
+   */
+  Manifest.FileSum writeFile(Path p, EntryFile.Writer writer, boolean sync, boolean exclusive) throws IOException {
+    try (FSDataOutputStream out = create(p, exclusive)) {
+      BufferedOutputStream buffered = new BufferedOutputStream(out, WRITE_BUFFER);
+      CrcOutputStream counted = new CrcOutputStream(buffered);
+      writer.writeTo(counted);
+      counted.flush();
+      buffered.flush();
+      if (sync && out.hasCapability(StreamCapabilities.HSYNC)) {
+        out.hsync();
+      }
+      return counted.sum();
+    }
+  }
+
+  /** Creates a file; {@code exclusive}: fails with FileAlreadyExistsException if it exists. */
+  FSDataOutputStream create(Path p, boolean exclusive) throws IOException {
+    return fs.create(p, !exclusive);
+  }
+
+  static Manifest newManifest(String publication, List<Map.Entry<String, Manifest.FileSum>> sums) {
+    return Manifest.of(publication, Instant.now(), sums);
+  }
+
+  static void quietly(IoAction action) {
+    try {
+      action.run();
+    } catch (IOException | RuntimeException e) {
+      // best-effort cleanup: sweep removes whatever is left
+    }
+  }
+
+  @FunctionalInterface
+  interface IoAction {
+    void run() throws IOException;
+  }
+}
