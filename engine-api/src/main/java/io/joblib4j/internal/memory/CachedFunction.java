@@ -268,9 +268,14 @@ final class CachedFunction implements Serializable {
     try {
       metadata = publish(store, entry, key, args, value, took, at);
     } catch (IOException | RuntimeException e) {
-      Warnings.warn(CachedFunction.class, "Unable to cache the result of " + identity().name() + " in "
-          + store.location() + " (" + e + "); the call returns its value without caching it."
-          + " Check free space and permissions of the store, and that the result is serializable.");
+      String message = "Unable to cache the result of " + identity().name() + " in " + store.location()
+          + " (" + e + "); the call returns its value without caching it."
+          + " Check free space and permissions of the store, and that the result is serializable.";
+      if (StoreTrouble.isOutage(e)) {
+        StoreTrouble.warnOnce(String.valueOf(store.location()), message); // an outage: once a minute
+      } else {
+        Warnings.warn(CachedFunction.class, message);
+      }
     }
     if (verbose() > 0) {
       Printer.done(identity().name(), took);
