@@ -1,0 +1,67 @@
+package io.joblib4j.internal.processes;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
+
+/**
+ * The main class of a worker JVM of the {@code processes} backend. Arguments: the parent's socket
+ * path and the token that identifies this worker to it.
+ *
+ * <p>The worker connects, says hello, and serves batches until told to shut down. It exits as soon
+ * as the parent is gone, however the parent ended (even {@code kill -9}): its stdin is a pipe from
+ * the parent and reaches end of file, its socket closes, and the parent process's exit is watched
+ * too — three independent signals, because a busy worker is not reading its socket.
+ *
+ * <p>Kept small and light to load: the first call waits for workers to start.
+ */
+public final class WorkerMain {
+  private WorkerMain() {}
+
+  public static void main(String[] args) {
+    if (args.length != 2) {
+      System.err.println("joblib4j worker: expected <socket path> <token>; this class is started by"
+          + " the processes backend, not by hand");
+      Runtime.getRuntime().halt(WorkerExitCodes.PROTOCOL_ERROR);
+    }
+    watchParent();
+    WorkerSession session;
+    try {
+      SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
+      ch.connect(UnixDomainSocketAddress.of(args[0]));
+      session = new WorkerSession(ch);
+      session.hello(Long.parseLong(args[1]));
+    } catch (IOException | RuntimeException e) {
+      System.err.println("joblib4j worker: cannot connect to the parent at " + args[0] + ": " + e);
+      Runtime.getRuntime().halt(WorkerExitCodes.PROTOCOL_ERROR);
+      return;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(session::exiting, "joblib4j-worker-exit-report"));
+    session.serve();
+  }
+
+  /** Halts this worker when the parent process ends, whether or not a task is running. */
+  private static void watchParent() {
+    Thread stdin = new Thread(() -> {
+      InputStream in = System.in;
+      byte[] buf = new byte[64];
+      try {
+        while (in.read(buf) >= 0) {
+          // the parent never writes; anything read is ignored
+        }
+      } catch (IOException e) {
+        // a broken pipe means the same as end of file
+      }
+      parentGone();
+    }, "joblib4j-worker-parent-watch");
+    stdin.setDaemon(true);
+    stdin.start();
+    ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(WorkerMain::parentGone));
+  }
+
+  static void parentGone() {
+    Runtime.getRuntime().halt(WorkerExitCodes.PARENT_GONE);
+  }
+}
