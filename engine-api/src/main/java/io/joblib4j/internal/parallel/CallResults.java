@@ -45,7 +45,7 @@ final class CallResults<R> implements ResultIterator<R> {
       Object[] next;
       try {
         next = producer.nextResults();
-      } catch (RuntimeException | Error e) {
+      } catch (Throwable e) {
         end();
         throw e;
       }

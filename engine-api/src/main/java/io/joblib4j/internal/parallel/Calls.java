@@ -32,7 +32,7 @@ public final class Calls {
       Delayed<?> first;
       try {
         first = source.peek();
-      } catch (RuntimeException | Error e) {
+      } catch (Throwable e) {
         onFinish.run();
         throw e;
       }
@@ -42,7 +42,7 @@ public final class Calls {
       }
       try {
         producer = ParallelCall.start(plan, source, ordered, onFinish);
-      } catch (RuntimeException | Error e) {
+      } catch (Throwable e) {
         onFinish.run();
         throw e;
       }

@@ -99,7 +99,7 @@ final class ParallelCall implements CallResults.Producer {
     }
     try {
       call.dispatchInitial();
-    } catch (RuntimeException | Error e) {
+    } catch (Throwable e) {
       call.fail(e, "the call could not start");
     }
     return call;
@@ -150,7 +150,7 @@ final class ParallelCall implements CallResults.Producer {
       List<Delayed<?>> slice;
       try {
         slice = source.take(big);
-      } catch (RuntimeException | Error e) {
+      } catch (Throwable e) {
         fail(e, "the task input threw while the call took task " + (source.taken() + 1));
         return false;
       }
@@ -191,7 +191,7 @@ final class ParallelCall implements CallResults.Producer {
     }
     try {
       backendCall.submit(state.batch, state);
-    } catch (RuntimeException | Error e) {
+    } catch (Throwable e) {
       fail(e, "the backend refused " + state.batch.description());
     }
   }

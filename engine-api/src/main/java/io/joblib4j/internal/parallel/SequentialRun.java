@@ -43,7 +43,7 @@ final class SequentialRun implements CallResults.Producer {
     List<Delayed<?>> batch;
     try {
       batch = source.take(plan.fixedBatchSize());
-    } catch (RuntimeException | Error e) {
+    } catch (Throwable e) {
       end(e);
       throw e;
     }

@@ -15,6 +15,7 @@ public final class ProgressTracker {
   private static final Logger LOG = LoggerFactory.getLogger(ProgressTracker.class);
   private final List<ProgressListener> listeners;
   private CallInfo call;
+  private boolean finished;
 
   public ProgressTracker(List<ProgressListener> listeners) {
     this.listeners = List.copyOf(listeners);
@@ -37,6 +38,9 @@ public final class ProgressTracker {
   }
 
   public synchronized void progressed(Progress p) {
+    if (finished) {
+      return; // a worker's late report must not follow the end of the call
+    }
     for (ProgressListener l : listeners) {
       try {
         l.progressed(call, p);
@@ -47,6 +51,10 @@ public final class ProgressTracker {
   }
 
   public synchronized void finished(Progress p, Throwable failure) {
+    if (finished) {
+      return;
+    }
+    finished = true;
     for (ProgressListener l : listeners) {
       try {
         l.finished(call, p, failure);

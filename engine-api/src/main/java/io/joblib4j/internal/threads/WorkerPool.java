@@ -62,6 +62,11 @@ final class WorkerPool {
     }
   }
 
+  /** Drops the call's batches that no worker has taken yet. */
+  void dropQueued(ThreadsCall call) {
+    queue.removeIf(j -> j.call() == call);
+  }
+
   /** Drops the call's queued batches and retires the workers running its batches. */
   void cancel(ThreadsCall call) {
     queue.removeIf(j -> j.call() == call);

@@ -1,0 +1,137 @@
+package io.joblib4j.spi;
+
+import static io.joblib4j.Delayed.delayed;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.joblib4j.Parallel;
+import io.joblib4j.testing.SerializingBackend;
+import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Map;
+import java.util.Vector;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BackendsTest {
+
+  @Test
+  void builtInsAndServiceLoaderProvidersAreAvailable() {
+    assertThat(Backends.available()).contains("sequential", "threads", "serializing");
+  }
+
+  @Test
+  void aProviderRegisteredByHandCanBeUsedByNameAndUnregistered() {
+    Backends.register("by-hand", new BackendProvider() {
+      @Override
+      public String name() {
+        return "by-hand";
+      }
+
+      @Override
+      public Backend create(Map<String, Object> options) {
+        return new SerializingBackend();
+      }
+    });
+    try {
+      assertThat(Backends.available()).contains("by-hand");
+      assertThat(Parallel.builder().backend("by-hand").nJobs(2).build().run(List.of(delayed(() -> 3))))
+          .containsExactly(3);
+    } finally {
+      assertThat(Backends.unregister("by-hand")).isTrue();
+    }
+    assertThat(Backends.available()).doesNotContain("by-hand");
+    assertThat(Backends.unregister("by-hand")).isFalse();
+  }
+
+  @Test
+  void aTakenNameCannotBeRegisteredAgain() {
+    assertThatThrownBy(() -> Backends.register("threads", new SerializingBackend.Provider()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("already provided by")
+        .hasMessageContaining("unregister");
+  }
+
+  @Test
+  void aDiscoveredBackendCanBeReplacedAfterUnregistering() {
+    assertThat(Backends.unregister("serializing")).isTrue();
+    try {
+      assertThat(Backends.available()).doesNotContain("serializing");
+    } finally {
+      Backends.register(new SerializingBackend.Provider());
+    }
+    assertThat(Backends.available()).contains("serializing");
+  }
+
+  @Test
+  void invalidNamesAreRejected() {
+    for (String bad : new String[] {"", "Threads", "my backend", "1st", "a/b"}) {
+      assertThatThrownBy(() -> Backends.register(bad, new SerializingBackend.Provider()))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("invalid backend name");
+    }
+  }
+
+  @Test
+  void providersAreFoundThroughTheThreadContextClassLoader(@TempDir Path dir) throws Exception {
+    // a class loader that adds a services file naming a provider, as a Spark user jar would
+    Path services = dir.resolve("META-INF/services/io.joblib4j.spi.BackendProvider");
+    Files.createDirectories(services.getParent());
+    Files.writeString(services, ContextOnlyProvider.class.getName() + "\n");
+    ClassLoader original = Thread.currentThread().getContextClassLoader();
+    try (URLClassLoader userJar = new URLClassLoader(new URL[] {dir.toUri().toURL()}, original)) {
+      assertThat(Backends.available()).doesNotContain("context-only");
+      Thread.currentThread().setContextClassLoader(userJar);
+      assertThat(Backends.available()).contains("context-only");
+    } finally {
+      Thread.currentThread().setContextClassLoader(original);
+    }
+    assertThat(Backends.available()).doesNotContain("context-only");
+  }
+
+  @Test
+  void twoProvidersOfOneNameAreReportedNamingBoth(@TempDir Path dir) throws Exception {
+    ClassLoader original = Thread.currentThread().getContextClassLoader();
+    ClassLoader twice = new ClassLoader(original) {
+      @Override
+      public Enumeration<URL> getResources(String name) throws IOException {
+        if (!name.equals("META-INF/services/io.joblib4j.spi.BackendProvider")) {
+          return super.getResources(name);
+        }
+        Path f = dir.resolve("services");
+        Files.writeString(f, Clash1.class.getName() + "\n" + Clash2.class.getName() + "\n");
+        Vector<URL> v = new Vector<>(List.of(f.toUri().toURL()));
+        return v.elements();
+      }
+    };
+    try {
+      Thread.currentThread().setContextClassLoader(twice);
+      assertThatThrownBy(Backends::available).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("provided twice").hasMessageContaining("Clash1").hasMessageContaining("Clash2");
+    } finally {
+      Thread.currentThread().setContextClassLoader(original);
+    }
+  }
+
+  public static final class ContextOnlyProvider extends SerializingBackend.ProviderNamed {
+    public ContextOnlyProvider() {
+      super("context-only");
+    }
+  }
+
+  public static final class Clash1 extends SerializingBackend.ProviderNamed {
+    public Clash1() {
+      super("clash");
+    }
+  }
+
+  public static final class Clash2 extends SerializingBackend.ProviderNamed {
+    public Clash2() {
+      super("clash");
+    }
+  }
+}
