@@ -289,7 +289,11 @@ final class WorkerPool {
       }
     }
     if (!expected && job == null && stranded.isEmpty()) {
-      LOG.warn("idle worker {} died: {}", w.name(), d.exception("no batch").getMessage());
+      if (w.connected) {
+        LOG.warn("idle worker {} died: {}", w.name(), d.likelyCause());
+      } else {
+        LOG.debug("worker {} could not start: {}", w.name(), d.lastOutput());
+      }
     }
     if (job != null && !job.call().isCancelled()) {
       job.listener().failed(d.exception(job.batch().description()));

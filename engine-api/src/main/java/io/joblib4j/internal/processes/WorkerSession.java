@@ -207,7 +207,9 @@ final class WorkerSession {
           if (stack[caller].getClassName().equals("java.lang.System") && caller + 1 < stack.length) {
             caller++;
           }
-          return "System.exit called at " + stack[caller] + " in thread \"" + e.getKey().getName() + "\"";
+          StackTraceElement f = stack[caller];
+          return "System.exit called at " + f.getClassName() + "." + f.getMethodName() + "(" + f.getFileName()
+              + ":" + f.getLineNumber() + ") in thread \"" + e.getKey().getName() + "\"";
         }
       }
     }
