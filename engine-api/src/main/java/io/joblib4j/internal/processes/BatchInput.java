@@ -4,6 +4,7 @@ import io.joblib4j.Delayed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.ObjectInputStream;
+import java.io.ObjectStreamClass;
 
 /**
  * The worker's deserialization of a batch: turns each {@link SharedArrayRef} back into an array
@@ -29,6 +30,16 @@ final class BatchInput extends ObjectInputStream {
   /** Called by {@link CompactTasks} after each task. */
   void taskRead() {
     tasksRead++;
+  }
+
+  @Override
+  protected ObjectStreamClass readClassDescriptor() throws IOException, ClassNotFoundException {
+    return ClassDescriptors.read(this, Thread.currentThread().getContextClassLoader());
+  }
+
+  @Override
+  protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
+    return ClassDescriptors.load(desc.getName(), Thread.currentThread().getContextClassLoader());
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.joblib4j.internal.processes;
 import java.io.IOException;
 import java.io.InvalidClassException;
 import java.io.ObjectOutputStream;
+import java.io.ObjectStreamClass;
 import java.io.OutputStream;
 import java.util.List;
 import io.joblib4j.Delayed;
@@ -48,6 +49,11 @@ final class BatchOutput extends ObjectOutputStream {
     if (!visibility.canLoad(cl)) {
       throw new InvisibleClassException(cl);
     }
+  }
+
+  @Override
+  protected void writeClassDescriptor(ObjectStreamClass desc) throws IOException {
+    ClassDescriptors.write(this, desc);
   }
 
   @Override

@@ -9,15 +9,21 @@ import java.io.IOException;
  * per tiny task; instead the running batch only updates a counter, and this daemon thread sends
  * what changed every {@link #PERIOD_MILLIS} ms. A batch that ends sooner sends nothing extra: its
  * outcome frame carries the buffered STARTED frame along.
+ *
+ * <p>While batches keep coming the thread just ticks, so that starting a batch wakes no thread (on
+ * a small machine a wake-up costs more than a tiny batch); after a second without work it sleeps
+ * until the next batch wakes it.
  */
 final class ProgressReporter {
   static final long PERIOD_MILLIS = 5;
+  private static final long NAP_AFTER_NANOS = 1_000_000_000L;
 
   private final DataOutputStream out;
   private final Object wake = new Object();
   /** The running job, or -1; changed under {@code out}'s lock. */
   private volatile long job = -1;
   private volatile int done;
+  private volatile boolean napping = true;
   private int sent;
 
   ProgressReporter(DataOutputStream out) {
@@ -27,7 +33,7 @@ final class ProgressReporter {
     t.start();
   }
 
-  /** A batch begins: buffers its STARTED frame and wakes the reporter. */
+  /** A batch begins: buffers its STARTED frame; wakes the reporter only if it naps. */
   void begin(long jobId) throws IOException {
     synchronized (out) {
       Frames.writeHeader(out, 8, Frames.STARTED);
@@ -36,8 +42,11 @@ final class ProgressReporter {
       sent = 0;
       job = jobId;
     }
-    synchronized (wake) {
-      wake.notifyAll();
+    if (napping) {
+      synchronized (wake) {
+        napping = false;
+        wake.notifyAll();
+      }
     }
   }
 
@@ -52,10 +61,11 @@ final class ProgressReporter {
   }
 
   private void loop() {
+    long lastWork = System.nanoTime();
     try {
       while (true) {
         synchronized (wake) {
-          while (job < 0) {
+          while (napping) {
             wake.wait();
           }
         }
@@ -63,8 +73,12 @@ final class ProgressReporter {
         synchronized (out) {
           long j = job;
           if (j < 0) {
+            if (System.nanoTime() - lastWork > NAP_AFTER_NANOS) {
+              napping = true; // set under out's lock: begin() then sees it and wakes us
+            }
             continue;
           }
+          lastWork = System.nanoTime();
           int d = done;
           if (d != sent) {
             Frames.writeHeader(out, 12, Frames.PROGRESS);

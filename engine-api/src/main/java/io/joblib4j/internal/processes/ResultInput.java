@@ -6,9 +6,9 @@ import java.io.ObjectInputStream;
 import java.io.ObjectStreamClass;
 
 /**
- * The parent's deserialization of what workers send back. Classes are looked up in the calling
- * thread's context class loader first — where Spark and notebooks put user classes — since the
- * default would use joblib4j's own loader, which may not see them.
+ * The parent's deserialization of what workers send back, with {@link ClassDescriptors}. Classes
+ * are looked up in the calling thread's context class loader first — where Spark and notebooks put
+ * user classes — since the default would use joblib4j's own loader, which may not see them.
  */
 final class ResultInput extends ObjectInputStream {
   private final ClassLoader loader;
@@ -19,14 +19,12 @@ final class ResultInput extends ObjectInputStream {
   }
 
   @Override
+  protected ObjectStreamClass readClassDescriptor() throws IOException, ClassNotFoundException {
+    return ClassDescriptors.read(this, loader);
+  }
+
+  @Override
   protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
-    if (loader != null) {
-      try {
-        return Class.forName(desc.getName(), false, loader);
-      } catch (ClassNotFoundException e) {
-        // primitives and classes only joblib4j's loader sees: the default below
-      }
-    }
-    return super.resolveClass(desc);
+    return ClassDescriptors.load(desc.getName(), loader);
   }
 }

@@ -5,7 +5,6 @@ import io.joblib4j.spi.Batch;
 import io.joblib4j.spi.BatchOutcome;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -230,10 +229,15 @@ final class WorkerSession {
 
     OutcomeOutput(java.io.OutputStream out, Object root) throws IOException {
       super(out);
-      if (root instanceof BatchOutcome b && b.succeeded()) {
+      if (root instanceof BatchOutcome b && b.succeeded()) { // errors are sent the same way, without results
         results = b.results();
         enableReplaceObject(true);
       }
+    }
+
+    @Override
+    protected void writeClassDescriptor(java.io.ObjectStreamClass desc) throws IOException {
+      ClassDescriptors.write(this, desc);
     }
 
     @Override
@@ -246,7 +250,7 @@ final class WorkerSession {
     }
   }
 
-  private static ObjectInputStream plainInput(byte[] b) throws IOException {
-    return new ObjectInputStream(new ByteArrayInputStream(b));
+  private ObjectInputStream plainInput(byte[] b) throws IOException {
+    return new BatchInput(b, arrays);
   }
 }
