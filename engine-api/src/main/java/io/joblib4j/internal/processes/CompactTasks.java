@@ -19,15 +19,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Stands in, inside a serialized batch, for the batch's list of tasks: each task is written as its
- * function (a back-reference after the first time, since the tasks of a call usually share one)
- * and its arguments through {@link TaggedValues}, instead of a {@code Delayed} object and an
+ * Stands in, inside a serialized batch, for the batch's list of tasks: each task is written as a
+ * head byte, its function unless it is the previous task's (the tasks of a call usually share
+ * one), and its arguments through {@link TaggedValues}, instead of a {@code Delayed} object and an
  * argument array per task. Read back, it becomes the same list of {@code Delayed} again. This
  * makes tiny tasks several times cheaper to send; anything unusual still goes through ordinary
  * serialization.
  */
 final class CompactTasks implements Serializable {
   @Serial private static final long serialVersionUID = 1L;
+  /** Flag in a task's head byte: same function as the task before (the head's low bits count arguments). */
+  private static final int SAME_FUNCTION = 0x80;
 
   private transient List<Delayed<?>> tasks;
 
@@ -38,10 +40,15 @@ final class CompactTasks implements Serializable {
   @Serial
   private void writeObject(ObjectOutputStream out) throws IOException {
     out.writeInt(tasks.size());
+    Object previous = null;
     for (Delayed<?> d : tasks) {
-      out.writeObject(d.function());
       List<Object> args = d.arguments();
-      out.writeByte(args.size());
+      boolean same = d.function() == previous;
+      out.writeByte(args.size() | (same ? SAME_FUNCTION : 0));
+      if (!same) {
+        previous = d.function();
+        out.writeObject(previous);
+      }
       for (Object a : args) {
         TaggedValues.write(out, a);
       }
@@ -55,9 +62,13 @@ final class CompactTasks implements Serializable {
       throw new StreamCorruptedException("negative task count " + n);
     }
     tasks = new ArrayList<>(n);
+    Object fn = null;
     for (int i = 0; i < n; i++) {
-      Object fn = in.readObject();
-      int argc = in.readByte();
+      int head = in.readUnsignedByte();
+      if ((head & SAME_FUNCTION) == 0) {
+        fn = in.readObject();
+      }
+      int argc = head & ~SAME_FUNCTION;
       Object[] args = new Object[argc];
       for (int k = 0; k < argc; k++) {
         args[k] = TaggedValues.read(in);
