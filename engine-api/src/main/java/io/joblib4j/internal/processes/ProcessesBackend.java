@@ -100,7 +100,7 @@ public final class ProcessesBackend implements Backend {
     open.remove(call);
   }
 
-  /** The pids of the workers serving this backend's owned pools, or the shared pool of {@code key}; for tests. */
+  /** The pids of the workers of this backend's own pools ({@code reuse=false}); for tests. */
   List<Long> ownedWorkerPids() {
     synchronized (owned) {
       return owned.values().stream().flatMap(p -> p.workerPids().stream()).toList();

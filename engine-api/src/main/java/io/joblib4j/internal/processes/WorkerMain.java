@@ -42,23 +42,39 @@ public final class WorkerMain {
     session.serve();
   }
 
-  /** Halts this worker when the parent process ends, whether or not a task is running. */
+  /**
+   * Halts this worker when the parent process ends, whether or not a task is running: at the end
+   * of stdin, and — in case the pipe's other end leaked into another process — when the parent
+   * process exits. The second watch is set up a second later: it loads a fair part of {@code
+   * java.util.concurrent}, which would delay the first batch.
+   */
   private static void watchParent() {
-    Thread stdin = new Thread(() -> {
-      InputStream in = System.in;
-      byte[] buf = new byte[64];
-      try {
-        while (in.read(buf) >= 0) {
-          // the parent never writes; anything read is ignored
-        }
-      } catch (IOException e) {
-        // a broken pipe means the same as end of file
-      }
-      parentGone();
-    }, "joblib4j-worker-parent-watch");
+    Thread stdin = new Thread(WorkerMain::awaitEndOfStdin, "joblib4j-worker-parent-watch");
     stdin.setDaemon(true);
     stdin.start();
-    ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(WorkerMain::parentGone));
+  }
+
+  private static void awaitEndOfStdin() {
+    Thread later = new Thread(() -> {
+      try {
+        Thread.sleep(1000);
+      } catch (InterruptedException e) {
+        return;
+      }
+      ProcessHandle.current().parent().ifPresent(p -> p.onExit().thenRun(WorkerMain::parentGone));
+    }, "joblib4j-worker-parent-exit-watch");
+    later.setDaemon(true);
+    later.start();
+    InputStream in = System.in;
+    byte[] buf = new byte[64];
+    try {
+      while (in.read(buf) >= 0) {
+        // the parent never writes; anything read is ignored
+      }
+    } catch (IOException e) {
+      // a broken pipe means the same as end of file
+    }
+    parentGone();
   }
 
   static void parentGone() {

@@ -118,6 +118,11 @@ final class WorkerPools {
     }
     started = true;
     TIMER.scheduleWithFixedDelay(WorkerPools::reap, REAP_PERIOD_MILLIS, REAP_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+    // what JVMs killed -9 left behind, swept off the path of the first call
+    TIMER.execute(() -> {
+      TempFolders.sweepOnce(TempFolders.baseFor(null));
+      TempFolders.sweepOnce(Path.of(System.getProperty("java.io.tmpdir")));
+    });
     Runtime.getRuntime().addShutdownHook(new Thread(WorkerPools::exiting, "joblib4j-processes-exit"));
   }
 
