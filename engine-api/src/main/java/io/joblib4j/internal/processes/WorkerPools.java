@@ -96,16 +96,17 @@ final class WorkerPools {
       synchronized (WorkerPools.class) {
         d = socketDir;
         if (d == null) {
-          Path base = Path.of(System.getProperty("java.io.tmpdir"));
-          if (base.toAbsolutePath().toString().length() > 40) {
-            base = Path.of("/tmp");
-          }
-          d = TempFolders.create(base, "ipc");
+          d = TempFolders.create(socketBase(), "ipc");
           socketDir = d;
         }
       }
     }
     return d;
+  }
+
+  private static Path socketBase() {
+    Path base = Path.of(System.getProperty("java.io.tmpdir"));
+    return base.toAbsolutePath().toString().length() > 40 ? Path.of("/tmp") : base;
   }
 
   static void schedule(Runnable r, long delayMillis) {
@@ -121,7 +122,7 @@ final class WorkerPools {
     // what JVMs killed -9 left behind, swept off the path of the first call
     TIMER.execute(() -> {
       TempFolders.sweepOnce(TempFolders.baseFor(null));
-      TempFolders.sweepOnce(Path.of(System.getProperty("java.io.tmpdir")));
+      TempFolders.sweepOnce(socketBase());
     });
     Runtime.getRuntime().addShutdownHook(new Thread(WorkerPools::exiting, "joblib4j-processes-exit"));
   }
