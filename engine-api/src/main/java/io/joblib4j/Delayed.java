@@ -7,6 +7,7 @@ import io.joblib4j.fn.Fn3;
 import io.joblib4j.fn.Fn4;
 import io.joblib4j.fn.Fn5;
 import io.joblib4j.fn.Fn6;
+import io.joblib4j.internal.fn.Invoke;
 import io.joblib4j.internal.fn.Lambdas;
 import java.io.Serial;
 import java.io.Serializable;
@@ -90,19 +91,7 @@ public final class Delayed<R> implements Callable<R>, Serializable {
   @Override
   @SuppressWarnings("unchecked")
   public R call() throws Exception {
-    return switch (args.length) {
-      case 0 -> ((Fn0<R>) function).invoke();
-      case 1 -> ((Fn1<Object, R>) function).invoke(args[0]);
-      case 2 -> ((Fn2<Object, Object, R>) function).invoke(args[0], args[1]);
-      case 3 -> ((Fn3<Object, Object, Object, R>) function).invoke(args[0], args[1], args[2]);
-      case 4 -> ((Fn4<Object, Object, Object, Object, R>) function)
-          .invoke(args[0], args[1], args[2], args[3]);
-      case 5 -> ((Fn5<Object, Object, Object, Object, Object, R>) function)
-          .invoke(args[0], args[1], args[2], args[3], args[4]);
-      case 6 -> ((Fn6<Object, Object, Object, Object, Object, Object, R>) function)
-          .invoke(args[0], args[1], args[2], args[3], args[4], args[5]);
-      default -> throw new IllegalStateException("a Delayed holds 0 to 6 arguments, not " + args.length);
-    };
+    return (R) Invoke.call(function, args);
   }
 
   /** The function this call applies: one of {@link Fn0} ... {@link Fn6}. */

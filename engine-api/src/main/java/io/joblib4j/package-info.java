@@ -1,4 +1,5 @@
 /**
+<<<<<<< HEAD
  * joblib4j's public API: joblib for the JVM.
  *
  * <ul>
@@ -8,5 +9,14 @@
  *   <li>{@link io.joblib4j.ProgressListener}: progress of calls, behind {@code verbose} and the
  *       Spark UI integration.
  * </ul>
+=======
+ * joblib for the JVM: the public API.
+ *
+ * <p>Persistence and hashing live in {@link io.joblib4j.Joblib} ({@code dump}, {@code load}, {@code
+ * hash}) with their options {@link io.joblib4j.Compress}, {@link io.joblib4j.MmapMode}, {@link
+ * io.joblib4j.LoadOptions} and {@link io.joblib4j.HashAlgorithm}. Every error joblib4j raises is a
+ * {@link io.joblib4j.JoblibException} (or a JDK exception such as {@link
+ * java.io.UncheckedIOException} for I/O and {@link IllegalArgumentException} for bad arguments).
+>>>>>>> persist
  */
 package io.joblib4j;

@@ -1,13 +1,18 @@
 /**
- * What other modules and users implement to extend joblib4j.
+ * What other modules and users implement to extend joblib4j. Implementations are found with
+ * {@link java.util.ServiceLoader} through the thread context class loader, and can also be
+ * registered by hand.
  *
  * <ul>
  *   <li>{@link io.joblib4j.spi.Backend} and {@link io.joblib4j.spi.BackendProvider}: where the
  *       batches of a {@code Parallel} call run. The core dispatches, batches, orders results,
  *       enforces timeouts, cancels and reports progress; a backend only executes {@link
  *       io.joblib4j.spi.Batch}es and reports back through a {@link io.joblib4j.spi.BatchListener}.
- *   <li>{@link io.joblib4j.spi.Backends}: the registry, filled from {@code META-INF/services}
- *       through the thread context class loader and by hand.
+ *       Registry: {@link io.joblib4j.spi.Backends}.
+ *   <li>{@link io.joblib4j.spi.Store} and {@link io.joblib4j.spi.StoreProvider}: where {@code
+ *       Memory} keeps its entries, by URI scheme. Registry: {@link io.joblib4j.spi.Stores}.
+ *   <li>{@link io.joblib4j.spi.Compressor}: the codecs {@link io.joblib4j.Joblib#dump} can compress
+ *       with. Registry: {@link io.joblib4j.spi.Compressors}.
  * </ul>
  */
 package io.joblib4j.spi;

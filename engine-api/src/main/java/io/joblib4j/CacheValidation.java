@@ -1,0 +1,32 @@
+package io.joblib4j;
+
+import java.io.Serializable;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Decides whether a cached result may still be used, from its metadata (joblib's {@code
+ * cache_validation_callback}). A result found invalid is recomputed, and the invalid entry is
+ * replaced.
+ *
+ * <pre>{@code
+ * Fn1<String, Report> daily = memory.cache(Reports::build).expiresAfter(Duration.ofDays(1));
+ * Fn1<String, Report> fast = memory.cache(Reports::build).validation(m -> m.duration().toSeconds() > 1);
+ * }</pre>
+ */
+@FunctionalInterface
+public interface CacheValidation extends Serializable {
+
+  /** Whether the entry described by {@code metadata} may be used; {@code clock} tells the time. */
+  boolean isValid(CacheMetadata metadata, Clock clock);
+
+  /** Valid while younger than {@code age} (joblib's {@code expires_after}). */
+  static CacheValidation expiresAfter(Duration age) {
+    Objects.requireNonNull(age, "age");
+    if (age.isNegative()) {
+      throw new IllegalArgumentException("expiresAfter needs a positive duration, got " + age);
+    }
+    return (m, clock) -> Duration.between(m.computedAt(), clock.instant()).compareTo(age) < 0;
+  }
+}

@@ -1,0 +1,30 @@
+package io.joblib4j;
+
+/**
+ * A file or stream given to {@link Joblib#load} is not a valid joblib4j container: bad magic bytes,
+ * a truncated record, a checksum mismatch, a length over a limit, an unknown record, a malformed
+ * value. The message names the source (the file, or {@code "stream"}) and what was wrong.
+ *
+ * <p>A cache that finds one of these should treat the entry as missing and recompute it: the bytes
+ * were never turned into a value.
+ */
+public class CorruptFileException extends JoblibException {
+  private static final long serialVersionUID = 1L;
+
+  private final String source;
+
+  public CorruptFileException(String source, String problem) {
+    super(source + ": " + problem);
+    this.source = source;
+  }
+
+  public CorruptFileException(String source, String problem, Throwable cause) {
+    super(source + ": " + problem, cause);
+    this.source = source;
+  }
+
+  /** The file the problem was found in, or {@code "stream"} when loading from an InputStream. */
+  public String source() {
+    return source;
+  }
+}

@@ -1,0 +1,150 @@
+package io.joblib4j;
+
+import io.joblib4j.internal.hash.ValueHasher;
+import io.joblib4j.internal.persist.Persistence;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * joblib's {@code dump}, {@code load} and {@code hash}: persist values to files or streams, read
+ * them back (optionally memory-mapping arrays), and compute stable content hashes.
+ *
+ * <pre>{@code
+ * Joblib.dump(model, Path.of("model.jl4j.lz4"));             // codec from the extension
+ * Joblib.dump(model, path, Compress.of("zstd", 3));
+ * Model m = Joblib.load(path, LoadOptions.builder().allow(Model.class).build());
+ * NDArray big = Joblib.load(path, MmapMode.READ_ONLY);        // mapped, no copy
+ * String key = Joblib.hash(List.of("fit", 42, big));          // stable across JVMs and runs
+ * }</pre>
+ *
+ * <p><b>What can be dumped:</b> null, boxed primitives, String, BigInteger, BigDecimal, primitive
+ * arrays (stored raw), {@link io.joblib4j.array.NDArray} (stored raw and aligned, so it can be
+ * mapped), object arrays, {@code List}/{@code Set}/{@code Map} (ArrayList, LinkedList, HashMap,
+ * LinkedHashMap, TreeMap and TreeSet in natural order, HashSet, LinkedHashSet, the JDK's immutable
+ * collections), enums, records, Optional, UUID and java.time values, all as plain data; any other
+ * Serializable object through Java serialization, and anything else through Kryo.
+ *
+ * <p><b>Safe loading:</b> {@code load} refuses any class that is not on the allow-list before an
+ * instance is created ({@link UnsafeClassException}); see {@link LoadOptions} for what is allowed by
+ * default and how to allow more. A file that is truncated, corrupted or hostile fails with {@link
+ * CorruptFileException} naming the file, never with a wrong value.
+ *
+ * <p><b>Errors:</b> all unchecked. I/O failures are {@link java.io.UncheckedIOException}; bad
+ * content is {@link CorruptFileException}, {@link UnsafeClassException} or {@link
+ * UnsupportedFormatVersionException} (all {@link JoblibException}s); bad arguments are {@link
+ * IllegalArgumentException}.
+ */
+public final class Joblib {
+  private Joblib() {}
+
+  /**
+   * Writes {@code value} to {@code file}, compressed if the file's extension names a codec ({@code
+   * .z .gz .bz2 .lzma .xz .lz4 .zst}). The file is written under a temporary name and renamed into
+   * place, so a failure never leaves a partial file (nor destroys an existing one).
+   */
+  public static void dump(Object value, Path file) {
+    dump(value, file, Compress.none());
+  }
+
+  /** Writes {@code value} to {@code file} with joblib's {@code compress} rules (see {@link Compress}). */
+  public static void dump(Object value, Path file, Compress compress) {
+    Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(compress, "compress");
+    Optional<Compress.Choice> c = compress.resolve(file.getFileName().toString());
+    Persistence.dump(value, file, c.map(Compress.Choice::compressor).orElse(null),
+        c.map(Compress.Choice::level).orElse(0));
+  }
+
+  /** Writes {@code value} to {@code out}, uncompressed; {@code out} is flushed, not closed. */
+  public static void dump(Object value, OutputStream out) {
+    dump(value, out, Compress.none());
+  }
+
+  /**
+   * Writes {@code value} to {@code out}, which is flushed, not closed. A stream has no extension,
+   * so {@link Compress#none()} means uncompressed.
+   */
+  public static void dump(Object value, OutputStream out, Compress compress) {
+    Objects.requireNonNull(out, "out");
+    Objects.requireNonNull(compress, "compress");
+    Optional<Compress.Choice> c = compress.resolve(null);
+    Persistence.dump(value, out, c.map(Compress.Choice::compressor).orElse(null),
+        c.map(Compress.Choice::level).orElse(0));
+  }
+
+  /** Reads the value in {@code file} with the default {@link LoadOptions}. */
+  public static <T> T load(Path file) {
+    return load(file, LoadOptions.defaults());
+  }
+
+  /**
+   * Reads the value in {@code file}, memory-mapping its {@link io.joblib4j.array.NDArray}s in {@code
+   * mode} (each array in the value gets its own mapping). A compressed file cannot be mapped and is
+   * loaded in memory, with a warning. Plain Java arrays are always read into memory.
+   */
+  public static <T> T load(Path file, MmapMode mode) {
+    return load(file, LoadOptions.builder().mmapMode(mode).build());
+  }
+
+  /** Reads the value in {@code file} with {@code options}. */
+  @SuppressWarnings("unchecked")
+  public static <T> T load(Path file, LoadOptions options) {
+    Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(options, "options");
+    return (T) Persistence.load(file, options);
+  }
+
+  /**
+   * Reads one value from {@code in} (not closed). For an uncompressed stream, exactly the bytes of
+   * one dump are consumed, so several dumps can follow each other in one stream.
+   */
+  public static <T> T load(InputStream in) {
+    return load(in, LoadOptions.defaults());
+  }
+
+  /** Reads one value from {@code in} with {@code options}; an mmap mode is ignored with a warning. */
+  @SuppressWarnings("unchecked")
+  public static <T> T load(InputStream in, LoadOptions options) {
+    Objects.requireNonNull(in, "in");
+    Objects.requireNonNull(options, "options");
+    return (T) Persistence.load(in, options);
+  }
+
+  /**
+   * The xxHash3-128 content hash of {@code value} as 32 hex digits: equal for equal content, in any
+   * JVM, run or machine. See {@link #hash(Object, HashAlgorithm)} for what "content" means.
+   */
+  public static String hash(Object value) {
+    return hash(value, HashAlgorithm.XXH3_128);
+  }
+
+  /**
+   * The content hash of {@code value} in hex.
+   *
+   * <ul>
+   *   <li>Every value is tagged with its kind, so {@code 1}, {@code 1L}, {@code "1"} and {@code
+   *       List.of(1)} all differ, and a {@code List} differs from an {@code int[]} with the same
+   *       elements. Lists, sets and maps hash by kind, not class: an ArrayList and a List.of with
+   *       the same elements are equal.
+   *   <li>Maps and sets hash independently of iteration order.
+   *   <li>Strings hash by their UTF-8 bytes. Boxed doubles and floats canonicalise NaN (as {@link
+   *       Double#equals} does) but keep -0.0 distinct from 0.0.
+   *   <li>Primitive arrays and {@link io.joblib4j.array.NDArray}s hash their raw little-endian
+   *       bytes (plus dtype and shape), so NaN payloads and -0.0 count, as in numpy; a mapped and a
+   *       heap NDArray with the same content hash the same.
+   *   <li>Records hash by class name and component values; enums by class and constant name; other
+   *       objects by class name and the values of their non-static, non-transient fields, walking
+   *       from the top superclass down, fields of each class sorted by name.
+   * </ul>
+   *
+   * @throws IllegalArgumentException if the value nests deeper than 256 levels (e.g. a cycle) or
+   *     holds an object whose fields cannot be read
+   */
+  public static String hash(Object value, HashAlgorithm algorithm) {
+    Objects.requireNonNull(algorithm, "algorithm");
+    return ValueHasher.hex(value, algorithm);
+  }
+}

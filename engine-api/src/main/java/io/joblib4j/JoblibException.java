@@ -1,0 +1,21 @@
+package io.joblib4j;
+
+/**
+ * The root of every error joblib4j raises itself. Unchecked, so that {@code dump}, {@code load} and
+ * the parallel API can be used from lambdas without wrapping.
+ *
+ * <p>I/O failures are reported as {@link java.io.UncheckedIOException} and bad arguments as
+ * {@link IllegalArgumentException}; everything about the content of a file or a task is a subclass
+ * of this class.
+ */
+public class JoblibException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  public JoblibException(String message) {
+    super(message);
+  }
+
+  public JoblibException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

@@ -1,0 +1,198 @@
+package io.joblib4j;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Options for {@link Joblib#load(java.nio.file.Path, LoadOptions)}: memory mapping, the class
+ * allow-list, and resource limits.
+ *
+ * <p>By default {@code load} accepts only data: boxed primitives, {@code String}, {@code
+ * BigInteger}/{@code BigDecimal}, primitive and object arrays, the common {@code java.util}
+ * collections, {@code Optional}, {@code UUID}, {@code java.time} values, enums, records (whose
+ * values are themselves accepted), and joblib4j's own types such as {@link io.joblib4j.array.NDArray}.
+ * Any other class is refused <em>before</em> an instance is created, with an {@link
+ * UnsafeClassException}. To accept more:
+ *
+ * <pre>{@code
+ * Model m = Joblib.load(path, LoadOptions.builder()
+ *     .allow(Model.class, Layer.class)        // these exact classes
+ *     .allowPackages("com.acme.ml")            // and everything in this package and below
+ *     .build());
+ * Model mine = Joblib.load(path, LoadOptions.trusted()); // a file I wrote myself: anything goes
+ * NDArray big = Joblib.load(path, LoadOptions.builder().mmapMode(MmapMode.READ_ONLY).build());
+ * }</pre>
+ *
+ * <p>Immutable; build with {@link #builder()}.
+ */
+public final class LoadOptions {
+  private static final LoadOptions DEFAULTS = builder().build();
+
+  private final MmapMode mmapMode;
+  private final Set<String> allowedClasses;
+  private final Set<String> allowedPackages;
+  private final boolean trusted;
+  private final long maxDecompressedBytes;
+  private final int maxDepth;
+
+  private LoadOptions(Builder b) {
+    this.mmapMode = b.mmapMode;
+    this.allowedClasses = Collections.unmodifiableSet(new LinkedHashSet<>(b.allowedClasses));
+    this.allowedPackages = Collections.unmodifiableSet(new LinkedHashSet<>(b.allowedPackages));
+    this.trusted = b.trusted;
+    this.maxDecompressedBytes = b.maxDecompressedBytes;
+    this.maxDepth = b.maxDepth;
+  }
+
+  /** The defaults: no mapping, the default allow-list, the default limits. */
+  public static LoadOptions defaults() {
+    return DEFAULTS;
+  }
+
+  /**
+   * Accept any class: for files you produced yourself. Loading an untrusted file this way can run
+   * arbitrary code, exactly like Java serialization or Python's pickle.
+   */
+  public static LoadOptions trusted() {
+    return builder().trusted().build();
+  }
+
+  /** A builder starting from the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder starting from these options. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.mmapMode = mmapMode;
+    b.allowedClasses.addAll(allowedClasses);
+    b.allowedPackages.addAll(allowedPackages);
+    b.trusted = trusted;
+    b.maxDecompressedBytes = maxDecompressedBytes;
+    b.maxDepth = maxDepth;
+    return b;
+  }
+
+  /** How to map array data; empty means read everything into memory. */
+  public Optional<MmapMode> mmapMode() {
+    return Optional.ofNullable(mmapMode);
+  }
+
+  /** Binary names of the classes accepted beyond the defaults. */
+  public Set<String> allowedClasses() {
+    return allowedClasses;
+  }
+
+  /** Packages (and their sub-packages) whose classes are accepted beyond the defaults. */
+  public Set<String> allowedPackages() {
+    return allowedPackages;
+  }
+
+  /** Whether every class is accepted. */
+  public boolean isTrusted() {
+    return trusted;
+  }
+
+  /**
+   * The most bytes a compressed file may decompress to, and the most bytes of arrays a stream may
+   * make us allocate. Default: the JVM's maximum heap, since everything decompressed ends up there.
+   */
+  public long maxDecompressedBytes() {
+    return maxDecompressedBytes;
+  }
+
+  /** How deeply values may nest (lists in maps in records ...); deeper files are refused. */
+  public int maxDepth() {
+    return maxDepth;
+  }
+
+  @Override
+  public String toString() {
+    return "LoadOptions{mmapMode=" + mmapMode + ", trusted=" + trusted + ", allowedClasses="
+        + allowedClasses + ", allowedPackages=" + allowedPackages + ", maxDecompressedBytes="
+        + maxDecompressedBytes + ", maxDepth=" + maxDepth + "}";
+  }
+
+  /** Builds {@link LoadOptions}. */
+  public static final class Builder {
+    private MmapMode mmapMode;
+    private final Set<String> allowedClasses = new LinkedHashSet<>();
+    private final Set<String> allowedPackages = new LinkedHashSet<>();
+    private boolean trusted;
+    private long maxDecompressedBytes = Runtime.getRuntime().maxMemory();
+    private int maxDepth = 256;
+
+    private Builder() {}
+
+    /** Map array data in this mode ({@code null}: read into memory). */
+    public Builder mmapMode(MmapMode mode) {
+      this.mmapMode = mode;
+      return this;
+    }
+
+    /** Map array data in this joblib mode: {@code "r"}, {@code "r+"}, {@code "w+"}, {@code "c"}. */
+    public Builder mmapMode(String joblibMode) {
+      return mmapMode(joblibMode == null ? null : MmapMode.fromJoblib(joblibMode));
+    }
+
+    /** Accept these classes too (and arrays of them). */
+    public Builder allow(Class<?>... classes) {
+      for (Class<?> c : classes) {
+        allowedClasses.add(Objects.requireNonNull(c, "class").getName());
+      }
+      return this;
+    }
+
+    /** Accept the classes of these binary names too, e.g. {@code "com.acme.Model$Layer"}. */
+    public Builder allowClassNames(String... names) {
+      allowedClasses.addAll(Arrays.asList(names));
+      return this;
+    }
+
+    /** Accept every class in these packages and their sub-packages, e.g. {@code "com.acme.ml"}. */
+    public Builder allowPackages(String... packages) {
+      for (String p : packages) {
+        String name = Objects.requireNonNull(p, "package").endsWith(".") ? p.substring(0, p.length() - 1) : p;
+        if (name.isEmpty()) {
+          throw new IllegalArgumentException("allowPackages(\"\") would accept every class;"
+              + " use trusted() if that is what you mean");
+        }
+        allowedPackages.add(name);
+      }
+      return this;
+    }
+
+    /** Accept any class (see {@link LoadOptions#trusted()}). */
+    public Builder trusted() {
+      this.trusted = true;
+      return this;
+    }
+
+    /** See {@link LoadOptions#maxDecompressedBytes()}; must be positive. */
+    public Builder maxDecompressedBytes(long bytes) {
+      if (bytes <= 0) {
+        throw new IllegalArgumentException("maxDecompressedBytes must be positive, got " + bytes);
+      }
+      this.maxDecompressedBytes = bytes;
+      return this;
+    }
+
+    /** See {@link LoadOptions#maxDepth()}; must be in 1..10000. */
+    public Builder maxDepth(int depth) {
+      if (depth < 1 || depth > 10_000) {
+        throw new IllegalArgumentException("maxDepth must be in 1..10000, got " + depth);
+      }
+      this.maxDepth = depth;
+      return this;
+    }
+
+    public LoadOptions build() {
+      return new LoadOptions(this);
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package io.joblib4j;
+
+import io.joblib4j.fn.Fn1;
+import java.time.Duration;
+
+/**
+ * A memoized function of 1 argument, made by {@link Memory#cache(Fn1)}: {@link #apply}
+ * returns the cached result when there is one and computes and stores it otherwise.
+ *
+ * @param <A> the type of argument 1
+ * @param <R> the result type
+ */
+public interface MemoizedFn1<A, R> extends Fn1<A, R>, Memoized {
+
+  /** Computes the result even if it is cached, stores it, and returns it with its metadata. */
+  CallResult<R> call(A a);
+
+  /**
+   * Makes sure the result is stored (computing it if needed) and returns a reference to it without
+   * loading it.
+   */
+  MemorizedResult<R> callAndShelve(A a);
+
+  /** Whether a valid result for these arguments is stored (an invalid one is deleted, as joblib does). */
+  boolean checkCallInCache(A a);
+
+  @Override
+  MemoizedFn1<A, R> ignore(int... positions);
+
+  @Override
+  MemoizedFn1<A, R> ignore(String... names);
+
+  @Override
+  MemoizedFn1<A, R> mmapMode(MmapMode mode);
+
+  @Override
+  MemoizedFn1<A, R> compress(Compress compress);
+
+  @Override
+  MemoizedFn1<A, R> verbose(int level);
+
+  @Override
+  MemoizedFn1<A, R> validation(CacheValidation validation);
+
+  @Override
+  MemoizedFn1<A, R> expiresAfter(Duration age);
+
+  @Override
+  MemoizedFn1<A, R> allow(Class<?>... classes);
+}

@@ -1,0 +1,51 @@
+package io.joblib4j;
+
+import io.joblib4j.fn.Fn2;
+import java.time.Duration;
+
+/**
+ * A memoized function of 2 arguments, made by {@link Memory#cache(Fn2)}: {@link #apply}
+ * returns the cached result when there is one and computes and stores it otherwise.
+ *
+ * @param <A> the type of argument 1
+ * @param <B> the type of argument 2
+ * @param <R> the result type
+ */
+public interface MemoizedFn2<A, B, R> extends Fn2<A, B, R>, Memoized {
+
+  /** Computes the result even if it is cached, stores it, and returns it with its metadata. */
+  CallResult<R> call(A a, B b);
+
+  /**
+   * Makes sure the result is stored (computing it if needed) and returns a reference to it without
+   * loading it.
+   */
+  MemorizedResult<R> callAndShelve(A a, B b);
+
+  /** Whether a valid result for these arguments is stored (an invalid one is deleted, as joblib does). */
+  boolean checkCallInCache(A a, B b);
+
+  @Override
+  MemoizedFn2<A, B, R> ignore(int... positions);
+
+  @Override
+  MemoizedFn2<A, B, R> ignore(String... names);
+
+  @Override
+  MemoizedFn2<A, B, R> mmapMode(MmapMode mode);
+
+  @Override
+  MemoizedFn2<A, B, R> compress(Compress compress);
+
+  @Override
+  MemoizedFn2<A, B, R> verbose(int level);
+
+  @Override
+  MemoizedFn2<A, B, R> validation(CacheValidation validation);
+
+  @Override
+  MemoizedFn2<A, B, R> expiresAfter(Duration age);
+
+  @Override
+  MemoizedFn2<A, B, R> allow(Class<?>... classes);
+}

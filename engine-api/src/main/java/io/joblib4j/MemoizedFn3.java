@@ -1,0 +1,52 @@
+package io.joblib4j;
+
+import io.joblib4j.fn.Fn3;
+import java.time.Duration;
+
+/**
+ * A memoized function of 3 arguments, made by {@link Memory#cache(Fn3)}: {@link #apply}
+ * returns the cached result when there is one and computes and stores it otherwise.
+ *
+ * @param <A> the type of argument 1
+ * @param <B> the type of argument 2
+ * @param <C> the type of argument 3
+ * @param <R> the result type
+ */
+public interface MemoizedFn3<A, B, C, R> extends Fn3<A, B, C, R>, Memoized {
+
+  /** Computes the result even if it is cached, stores it, and returns it with its metadata. */
+  CallResult<R> call(A a, B b, C c);
+
+  /**
+   * Makes sure the result is stored (computing it if needed) and returns a reference to it without
+   * loading it.
+   */
+  MemorizedResult<R> callAndShelve(A a, B b, C c);
+
+  /** Whether a valid result for these arguments is stored (an invalid one is deleted, as joblib does). */
+  boolean checkCallInCache(A a, B b, C c);
+
+  @Override
+  MemoizedFn3<A, B, C, R> ignore(int... positions);
+
+  @Override
+  MemoizedFn3<A, B, C, R> ignore(String... names);
+
+  @Override
+  MemoizedFn3<A, B, C, R> mmapMode(MmapMode mode);
+
+  @Override
+  MemoizedFn3<A, B, C, R> compress(Compress compress);
+
+  @Override
+  MemoizedFn3<A, B, C, R> verbose(int level);
+
+  @Override
+  MemoizedFn3<A, B, C, R> validation(CacheValidation validation);
+
+  @Override
+  MemoizedFn3<A, B, C, R> expiresAfter(Duration age);
+
+  @Override
+  MemoizedFn3<A, B, C, R> allow(Class<?>... classes);
+}

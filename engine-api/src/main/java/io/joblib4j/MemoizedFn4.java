@@ -1,0 +1,53 @@
+package io.joblib4j;
+
+import io.joblib4j.fn.Fn4;
+import java.time.Duration;
+
+/**
+ * A memoized function of 4 arguments, made by {@link Memory#cache(Fn4)}: {@link #apply}
+ * returns the cached result when there is one and computes and stores it otherwise.
+ *
+ * @param <A> the type of argument 1
+ * @param <B> the type of argument 2
+ * @param <C> the type of argument 3
+ * @param <D> the type of argument 4
+ * @param <R> the result type
+ */
+public interface MemoizedFn4<A, B, C, D, R> extends Fn4<A, B, C, D, R>, Memoized {
+
+  /** Computes the result even if it is cached, stores it, and returns it with its metadata. */
+  CallResult<R> call(A a, B b, C c, D d);
+
+  /**
+   * Makes sure the result is stored (computing it if needed) and returns a reference to it without
+   * loading it.
+   */
+  MemorizedResult<R> callAndShelve(A a, B b, C c, D d);
+
+  /** Whether a valid result for these arguments is stored (an invalid one is deleted, as joblib does). */
+  boolean checkCallInCache(A a, B b, C c, D d);
+
+  @Override
+  MemoizedFn4<A, B, C, D, R> ignore(int... positions);
+
+  @Override
+  MemoizedFn4<A, B, C, D, R> ignore(String... names);
+
+  @Override
+  MemoizedFn4<A, B, C, D, R> mmapMode(MmapMode mode);
+
+  @Override
+  MemoizedFn4<A, B, C, D, R> compress(Compress compress);
+
+  @Override
+  MemoizedFn4<A, B, C, D, R> verbose(int level);
+
+  @Override
+  MemoizedFn4<A, B, C, D, R> validation(CacheValidation validation);
+
+  @Override
+  MemoizedFn4<A, B, C, D, R> expiresAfter(Duration age);
+
+  @Override
+  MemoizedFn4<A, B, C, D, R> allow(Class<?>... classes);
+}

@@ -1,0 +1,54 @@
+package io.joblib4j;
+
+import io.joblib4j.fn.Fn5;
+import java.time.Duration;
+
+/**
+ * A memoized function of 5 arguments, made by {@link Memory#cache(Fn5)}: {@link #apply}
+ * returns the cached result when there is one and computes and stores it otherwise.
+ *
+ * @param <A> the type of argument 1
+ * @param <B> the type of argument 2
+ * @param <C> the type of argument 3
+ * @param <D> the type of argument 4
+ * @param <E> the type of argument 5
+ * @param <R> the result type
+ */
+public interface MemoizedFn5<A, B, C, D, E, R> extends Fn5<A, B, C, D, E, R>, Memoized {
+
+  /** Computes the result even if it is cached, stores it, and returns it with its metadata. */
+  CallResult<R> call(A a, B b, C c, D d, E e);
+
+  /**
+   * Makes sure the result is stored (computing it if needed) and returns a reference to it without
+   * loading it.
+   */
+  MemorizedResult<R> callAndShelve(A a, B b, C c, D d, E e);
+
+  /** Whether a valid result for these arguments is stored (an invalid one is deleted, as joblib does). */
+  boolean checkCallInCache(A a, B b, C c, D d, E e);
+
+  @Override
+  MemoizedFn5<A, B, C, D, E, R> ignore(int... positions);
+
+  @Override
+  MemoizedFn5<A, B, C, D, E, R> ignore(String... names);
+
+  @Override
+  MemoizedFn5<A, B, C, D, E, R> mmapMode(MmapMode mode);
+
+  @Override
+  MemoizedFn5<A, B, C, D, E, R> compress(Compress compress);
+
+  @Override
+  MemoizedFn5<A, B, C, D, E, R> verbose(int level);
+
+  @Override
+  MemoizedFn5<A, B, C, D, E, R> validation(CacheValidation validation);
+
+  @Override
+  MemoizedFn5<A, B, C, D, E, R> expiresAfter(Duration age);
+
+  @Override
+  MemoizedFn5<A, B, C, D, E, R> allow(Class<?>... classes);
+}

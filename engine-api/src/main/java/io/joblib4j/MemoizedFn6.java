@@ -1,0 +1,55 @@
+package io.joblib4j;
+
+import io.joblib4j.fn.Fn6;
+import java.time.Duration;
+
+/**
+ * A memoized function of 6 arguments, made by {@link Memory#cache(Fn6)}: {@link #apply}
+ * returns the cached result when there is one and computes and stores it otherwise.
+ *
+ * @param <A> the type of argument 1
+ * @param <B> the type of argument 2
+ * @param <C> the type of argument 3
+ * @param <D> the type of argument 4
+ * @param <E> the type of argument 5
+ * @param <F> the type of argument 6
+ * @param <R> the result type
+ */
+public interface MemoizedFn6<A, B, C, D, E, F, R> extends Fn6<A, B, C, D, E, F, R>, Memoized {
+
+  /** Computes the result even if it is cached, stores it, and returns it with its metadata. */
+  CallResult<R> call(A a, B b, C c, D d, E e, F f);
+
+  /**
+   * Makes sure the result is stored (computing it if needed) and returns a reference to it without
+   * loading it.
+   */
+  MemorizedResult<R> callAndShelve(A a, B b, C c, D d, E e, F f);
+
+  /** Whether a valid result for these arguments is stored (an invalid one is deleted, as joblib does). */
+  boolean checkCallInCache(A a, B b, C c, D d, E e, F f);
+
+  @Override
+  MemoizedFn6<A, B, C, D, E, F, R> ignore(int... positions);
+
+  @Override
+  MemoizedFn6<A, B, C, D, E, F, R> ignore(String... names);
+
+  @Override
+  MemoizedFn6<A, B, C, D, E, F, R> mmapMode(MmapMode mode);
+
+  @Override
+  MemoizedFn6<A, B, C, D, E, F, R> compress(Compress compress);
+
+  @Override
+  MemoizedFn6<A, B, C, D, E, F, R> verbose(int level);
+
+  @Override
+  MemoizedFn6<A, B, C, D, E, F, R> validation(CacheValidation validation);
+
+  @Override
+  MemoizedFn6<A, B, C, D, E, F, R> expiresAfter(Duration age);
+
+  @Override
+  MemoizedFn6<A, B, C, D, E, F, R> allow(Class<?>... classes);
+}

@@ -1,0 +1,34 @@
+package io.joblib4j;
+
+import java.io.Serializable;
+import java.util.Optional;
+
+/**
+ * A reference to a cached result, returned by {@code memoized.callAndShelve(...)} without loading
+ * the result: pass it around (it is serializable, so it can go to other JVMs that see the same
+ * store) and {@link #get()} it where it is needed.
+ *
+ * @param <R> the result type
+ */
+public interface MemorizedResult<R> extends Serializable {
+
+  /**
+   * Loads the result.
+   *
+   * @throws MissingCacheEntryException if the entry was cleared or evicted meanwhile
+   * @throws CorruptCacheEntryException if the stored entry is damaged
+   */
+  R get();
+
+  /** Deletes the entry; {@link #get()} fails afterwards. */
+  void clear();
+
+  /** The stored metadata, if the entry exists (empty when caching is disabled). */
+  Optional<CacheMetadata> metadata();
+
+  /** The function's short name. */
+  String function();
+
+  /** The call key (empty when caching is disabled). */
+  String key();
+}

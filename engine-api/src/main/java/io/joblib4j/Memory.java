@@ -1,0 +1,321 @@
+package io.joblib4j;
+
+import io.joblib4j.fn.Fn0;
+import io.joblib4j.fn.Fn1;
+import io.joblib4j.fn.Fn2;
+import io.joblib4j.fn.Fn3;
+import io.joblib4j.fn.Fn4;
+import io.joblib4j.fn.Fn5;
+import io.joblib4j.fn.Fn6;
+import io.joblib4j.internal.ByteSizes;
+import io.joblib4j.internal.memory.CacheSettings;
+import io.joblib4j.internal.memory.Eviction;
+import io.joblib4j.internal.memory.Memoizer;
+import io.joblib4j.spi.Store;
+import java.io.Serial;
+import java.io.Serializable;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * joblib's disk cache of function results: a memoized function computes a result once per
+ * distinct call and loads it from the store on later calls — in this JVM, the next run, another
+ * machine, or a Spark executor sharing the store.
+ *
+ * <pre>{@code
+ * Memory memory = new Memory("/data/cache");              // or "hdfs://namenode/cache"; null disables
+ * Fn1<Integer, double[]> g = memory.cache(Signals::hamming);
+ * double[] w = g.apply(1024);                              // computed once, then loaded
+ * MemorizedResult<double[]> ref = memory.cache(Signals::hamming).callAndShelve(4096);
+ * memory.reduceSize("10G", 10_000, Duration.ofDays(30));
+ * }</pre>
+ *
+ * <p>A call is keyed by a content hash of the function's identity (its implementation class and
+ * method), its code version (a hash of the method's bytecode: changing the body invalidates the
+ * function's entries, recompiling unchanged code does not), the values a lambda captured, and the
+ * arguments. Results are stored in joblib4j's container format; loading refuses classes outside
+ * the allow-list, so an entry cannot run code. Exceptions are never cached. A result that cannot be
+ * stored (disk full, store down, not serializable) is returned anyway, with a warning; an entry
+ * found damaged is recomputed, with a warning — never a wrong value.
+ *
+ * <p>The location's scheme picks the store: a plain path or {@code file:} is the built-in local
+ * store; {@code hdfs:}, {@code s3a:}, {@code abfs:}, ... come from joblib4j-hdfs-store. A {@code
+ * Memory} is serializable (the store is reopened where it lands), and so are its memoized
+ * functions.
+ */
+public final class Memory implements Serializable {
+  @Serial private static final long serialVersionUID = 1L;
+
+  private final CacheSettings settings;
+
+  private Memory(CacheSettings settings) {
+    this.settings = settings;
+  }
+
+  /**
+   * A cache at {@code location}: a local folder path, or a URI whose scheme selects the store
+   * ({@code file:/...}, {@code hdfs://...}). {@code null} disables caching: memoized functions then
+   * always compute.
+   */
+  public Memory(String location) {
+    this(builder(location).settings());
+  }
+
+  /** A cache in the local folder {@code location} (created if needed). */
+  public Memory(Path location) {
+    this(builder(location).settings());
+  }
+
+  /** A cache at {@code location}, by its scheme. */
+  public Memory(URI location) {
+    this(builder(location).settings());
+  }
+
+  /** A cache in {@code store}. */
+  public Memory(Store store) {
+    this(builder(store).settings());
+  }
+
+  /** A Memory that caches nothing (joblib's {@code Memory(None)}). */
+  public static Memory disabled() {
+    return new Memory((String) null);
+  }
+
+  /** A builder for a cache at {@code location} (null: disabled). */
+  public static Builder builder(String location) {
+    return new Builder(location == null ? null : location.trim(), null);
+  }
+
+  /** A builder for a cache in the local folder {@code location}. */
+  public static Builder builder(Path location) {
+    return new Builder(Objects.requireNonNull(location, "location").toAbsolutePath().toString(), null);
+  }
+
+  /** A builder for a cache at {@code location}. */
+  public static Builder builder(URI location) {
+    return new Builder(Objects.requireNonNull(location, "location").toString(), null);
+  }
+
+  /** A builder for a cache in {@code store}. */
+  public static Builder builder(Store store) {
+    Objects.requireNonNull(store, "store");
+    return new Builder(store.location().toString(), store);
+  }
+
+  /** The memoized version of {@code fn}. */
+  public <R> MemoizedFn0<R> cache(Fn0<? extends R> fn) {
+    return Memoizer.memoize(this, settings, fn, 0);
+  }
+
+  /** The memoized version of {@code fn}. */
+  public <A, R> MemoizedFn1<A, R> cache(Fn1<? super A, ? extends R> fn) {
+    return Memoizer.memoize(this, settings, fn, 1);
+  }
+
+  /** The memoized version of {@code fn}. */
+  public <A, B, R> MemoizedFn2<A, B, R> cache(Fn2<? super A, ? super B, ? extends R> fn) {
+    return Memoizer.memoize(this, settings, fn, 2);
+  }
+
+  /** The memoized version of {@code fn}. */
+  public <A, B, C, R> MemoizedFn3<A, B, C, R> cache(Fn3<? super A, ? super B, ? super C, ? extends R> fn) {
+    return Memoizer.memoize(this, settings, fn, 3);
+  }
+
+  /** The memoized version of {@code fn}. */
+  public <A, B, C, D, R> MemoizedFn4<A, B, C, D, R> cache(
+      Fn4<? super A, ? super B, ? super C, ? super D, ? extends R> fn) {
+    return Memoizer.memoize(this, settings, fn, 4);
+  }
+
+  /** The memoized version of {@code fn}. */
+  public <A, B, C, D, E, R> MemoizedFn5<A, B, C, D, E, R> cache(
+      Fn5<? super A, ? super B, ? super C, ? super D, ? super E, ? extends R> fn) {
+    return Memoizer.memoize(this, settings, fn, 5);
+  }
+
+  /** The memoized version of {@code fn}. */
+  public <A, B, C, D, E, F, R> MemoizedFn6<A, B, C, D, E, F, R> cache(
+      Fn6<? super A, ? super B, ? super C, ? super D, ? super E, ? super F, ? extends R> fn) {
+    return Memoizer.memoize(this, settings, fn, 6);
+  }
+
+  /** {@code cache(fn).apply()} (joblib's {@code Memory.eval}). */
+  public <R> R eval(Fn0<? extends R> fn) {
+    return cache(fn).apply();
+  }
+
+  /** {@code cache(fn).apply(a)}. */
+  public <A, R> R eval(Fn1<? super A, ? extends R> fn, A a) {
+    return this.<A, R>cache(fn).apply(a);
+  }
+
+  /** {@code cache(fn).apply(a, b)}. */
+  public <A, B, R> R eval(Fn2<? super A, ? super B, ? extends R> fn, A a, B b) {
+    return this.<A, B, R>cache(fn).apply(a, b);
+  }
+
+  /** {@code cache(fn).apply(a, b, c)}. */
+  public <A, B, C, R> R eval(Fn3<? super A, ? super B, ? super C, ? extends R> fn, A a, B b, C c) {
+    return this.<A, B, C, R>cache(fn).apply(a, b, c);
+  }
+
+  /** {@code cache(fn).apply(a, b, c, d)}. */
+  public <A, B, C, D, R> R eval(Fn4<? super A, ? super B, ? super C, ? super D, ? extends R> fn,
+      A a, B b, C c, D d) {
+    return this.<A, B, C, D, R>cache(fn).apply(a, b, c, d);
+  }
+
+  /** {@code cache(fn).apply(a, b, c, d, e)}. */
+  public <A, B, C, D, E, R> R eval(Fn5<? super A, ? super B, ? super C, ? super D, ? super E, ? extends R> fn,
+      A a, B b, C c, D d, E e) {
+    return this.<A, B, C, D, E, R>cache(fn).apply(a, b, c, d, e);
+  }
+
+  /** {@code cache(fn).apply(a, b, c, d, e, f)}. */
+  public <A, B, C, D, E, F, R> R eval(
+      Fn6<? super A, ? super B, ? super C, ? super D, ? super E, ? super F, ? extends R> fn,
+      A a, B b, C c, D d, E e, F f) {
+    return this.<A, B, C, D, E, F, R>cache(fn).apply(a, b, c, d, e, f);
+  }
+
+  /** Deletes every cached result in the store (the {@code .gitignore} stays). */
+  public void clear() {
+    Memoizer.clearAll(settings);
+  }
+
+  /**
+   * Deletes least recently used entries until the cache holds at most {@code bytesLimit} ({@code
+   * "10G"}, {@code "500M"}, a number of bytes, or null for no limit) and {@code itemsLimit} entries
+   * (null: no limit), and no entry older than {@code ageLimit} (null: no limit). Returns how many
+   * entries were deleted.
+   */
+  public int reduceSize(String bytesLimit, Integer itemsLimit, Duration ageLimit) {
+    return reduceSize(bytesLimit == null ? null : ByteSizes.parse(bytesLimit), itemsLimit, ageLimit);
+  }
+
+  /** Like {@link #reduceSize(String, Integer, Duration)} with a byte count. */
+  public int reduceSize(Long bytesLimit, Integer itemsLimit, Duration ageLimit) {
+    if (ageLimit != null && ageLimit.isNegative()) {
+      throw new IllegalArgumentException("ageLimit has to be a positive duration, got " + ageLimit);
+    }
+    if (bytesLimit != null && bytesLimit < 0 || itemsLimit != null && itemsLimit < 0) {
+      throw new IllegalArgumentException("reduceSize limits must not be negative");
+    }
+    return Eviction.reduce(settings, bytesLimit, itemsLimit, ageLimit);
+  }
+
+  /** The location, or null when caching is disabled. */
+  public String location() {
+    return settings.location();
+  }
+
+  /** Whether this Memory caches anything. */
+  public boolean enabled() {
+    return settings.location() != null;
+  }
+
+  @Override
+  public String toString() {
+    return "Memory(location=" + settings.location() + ")";
+  }
+
+  /** Options of a {@link Memory}; every memoized function inherits them unless it sets its own. */
+  public static final class Builder {
+    private final String location;
+    private final Store store;
+    private final Map<String, Object> storeOptions = new LinkedHashMap<>();
+    private int verbose = 1;
+    private Compress compress = Compress.none();
+    private MmapMode mmapMode;
+    private Clock clock = Clock.systemUTC();
+    private final java.util.Set<String> allowed = new java.util.LinkedHashSet<>();
+    private final java.util.Set<String> allowedPackages = new java.util.LinkedHashSet<>();
+    private boolean trusted;
+
+    private Builder(String location, Store store) {
+      if (location != null && location.isEmpty()) {
+        throw new IllegalArgumentException("Memory location is empty; pass null to disable caching");
+      }
+      this.location = location;
+      this.store = store;
+    }
+
+    /** 0 silent; 1 (the default, as joblib) prints each computation; above 1 also loads. */
+    public Builder verbose(int level) {
+      if (level < 0) {
+        throw new IllegalArgumentException("verbose must be >= 0, got " + level);
+      }
+      this.verbose = level;
+      return this;
+    }
+
+    /** Compresses stored results; compressed results cannot be memory-mapped. */
+    public Builder compress(Compress compress) {
+      this.compress = Objects.requireNonNull(compress, "compress");
+      return this;
+    }
+
+    /** Loads cached arrays memory-mapped ({@code READ_ONLY} or {@code COPY_ON_WRITE}). */
+    public Builder mmapMode(MmapMode mode) {
+      this.mmapMode = Memoizer.checkMmapMode(mode);
+      return this;
+    }
+
+    /** The time source for metadata, expiry and {@code reduceSize}; serializable. */
+    public Builder clock(Clock clock) {
+      if (!(clock instanceof Serializable)) {
+        throw new IllegalArgumentException("the clock must be Serializable (Memory travels to other JVMs)");
+      }
+      this.clock = clock;
+      return this;
+    }
+
+    /** An option for the store, e.g. for joblib4j-hdfs-store. */
+    public Builder storeOption(String key, Object value) {
+      storeOptions.put(Objects.requireNonNull(key, "key"), value);
+      return this;
+    }
+
+    /** Allows these classes in cached results, beyond the default allow-list. */
+    public Builder allow(Class<?>... classes) {
+      for (Class<?> c : classes) {
+        allowed.add(c.getName());
+      }
+      return this;
+    }
+
+    /** Allows every class of these packages in cached results. */
+    public Builder allowPackages(String... packages) {
+      allowedPackages.addAll(java.util.Arrays.asList(packages));
+      return this;
+    }
+
+    /**
+     * Loads any class from the store: only for a store nobody else can write to, since whoever
+     * can write it can then make this JVM run code.
+     */
+    public Builder trusted() {
+      this.trusted = true;
+      return this;
+    }
+
+    public Memory build() {
+      return new Memory(settings());
+    }
+
+    CacheSettings settings() {
+      if (mmapMode != null && !compress.equals(Compress.none())) {
+        io.joblib4j.internal.Warnings.warn(Memory.class,
+            "Compressed results cannot be memory-mapped: mmapMode is ignored for this Memory");
+      }
+      return new CacheSettings(location, store, storeOptions, verbose, compress, mmapMode, clock,
+          allowed, allowedPackages, trusted);
+    }
+  }
+}

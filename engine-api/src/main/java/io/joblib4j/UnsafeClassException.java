@@ -1,0 +1,35 @@
+package io.joblib4j;
+
+/**
+ * {@link Joblib#load} met a class that is not on the load allow-list, and refused it before
+ * creating any instance of it. The message names the class and the two ways to accept it:
+ * {@code LoadOptions.builder().allow(TheClass.class)} (or {@code allowPackages("com.acme")}), or,
+ * for files you produced yourself, {@code LoadOptions.trusted()}.
+ */
+public class UnsafeClassException extends JoblibException {
+  private static final long serialVersionUID = 1L;
+
+  private final String className;
+
+  public UnsafeClassException(String source, String className) {
+    super(source + ": refused to load class " + className + ", which is not on the allow-list. "
+        + "If you trust this file, allow it with LoadOptions.builder().allow(" + simple(className)
+        + ".class) or .allowPackages(\"" + pkg(className) + "\"), or load with LoadOptions.trusted()");
+    this.className = className;
+  }
+
+  /** The binary name of the refused class, as written in the file. */
+  public String className() {
+    return className;
+  }
+
+  private static String simple(String name) {
+    String n = name.substring(name.lastIndexOf('.') + 1);
+    return n.replace('$', '.');
+  }
+
+  private static String pkg(String name) {
+    int dot = name.lastIndexOf('.');
+    return dot < 0 ? name : name.substring(0, dot);
+  }
+}

@@ -1,0 +1,23 @@
+package io.joblib4j;
+
+/**
+ * The file is a joblib4j container, but written in a format version this version of joblib4j cannot
+ * read (usually: written by a newer joblib4j). The data is probably fine; upgrade joblib4j to read
+ * it.
+ */
+public class UnsupportedFormatVersionException extends JoblibException {
+  private static final long serialVersionUID = 1L;
+
+  private final int version;
+
+  public UnsupportedFormatVersionException(String source, int version, int supported) {
+    super(source + ": written in joblib4j container format version " + version
+        + ", but this joblib4j reads versions up to " + supported + "; upgrade joblib4j to load it");
+    this.version = version;
+  }
+
+  /** The major format version found in the file. */
+  public int version() {
+    return version;
+  }
+}

@@ -1,0 +1,146 @@
+package io.joblib4j.internal;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * Providers of one SPI by key (a backend name, a URI scheme): those registered by hand, and those
+ * listed in {@code META-INF/services} of the thread context class loader — read once per class
+ * loader, so that a provider in a Spark or notebook user jar is found where the caller's classes
+ * are. Keys are validated, clashes between jars are reported naming both classes, and a key can
+ * be unregistered (which also hides a discovered provider).
+ *
+ * @param <P> the provider type
+ */
+public final class ProviderRegistry<P> {
+  private final Class<P> type;
+  private final String what;
+  private final Pattern keyPattern;
+  private final String keyRule;
+  private final Function<P, Collection<String>> keysOf;
+  private final Map<String, P> registered = new ConcurrentHashMap<>();
+  private final Set<String> hidden = ConcurrentHashMap.newKeySet();
+  private final Map<ClassLoader, Map<String, P>> discovered = new WeakHashMap<>();
+
+  /**
+   * @param type the SPI interface
+   * @param what how error messages call a key ({@code "backend"}, {@code "store scheme"})
+   * @param keyPattern what a valid key looks like
+   * @param keyRule the rule in words, for error messages
+   * @param keysOf the keys a provider serves
+   */
+  public ProviderRegistry(Class<P> type, String what, Pattern keyPattern, String keyRule,
+      Function<P, Collection<String>> keysOf) {
+    this.type = type;
+    this.what = what;
+    this.keyPattern = keyPattern;
+    this.keyRule = keyRule;
+    this.keysOf = keysOf;
+  }
+
+  /** Rejects keys users could not write or that would clash. */
+  public void validateKey(String key) {
+    if (key == null || !keyPattern.matcher(key).matches()) {
+      throw new IllegalArgumentException("invalid " + what + " "
+          + (key == null ? "null" : "\"" + key + "\"") + ": " + keyRule);
+    }
+  }
+
+  /** Registers {@code provider} under {@code key}; fails if the key is taken. */
+  public synchronized void register(String key, P provider) {
+    validateKey(key);
+    if (provider == null) {
+      throw new IllegalArgumentException("provider for " + what + " \"" + key + "\" is null");
+    }
+    P existing = find(key);
+    if (existing != null) {
+      throw new IllegalArgumentException(what + " \"" + key + "\" is already provided by "
+          + existing.getClass().getName() + "; unregister it first to replace it");
+    }
+    hidden.remove(key);
+    registered.put(key, provider);
+  }
+
+  /** Removes the provider of {@code key}, registered or discovered; true if there was one. */
+  public synchronized boolean unregister(String key) {
+    boolean known = find(key) != null;
+    registered.remove(key);
+    if (known) {
+      hidden.add(key);
+    }
+    return known;
+  }
+
+  /** The provider of {@code key}, or null. */
+  public P find(String key) {
+    P p = registered.get(key);
+    if (p != null) {
+      return p;
+    }
+    return hidden.contains(key) ? null : discovered().get(key);
+  }
+
+  /** Every key usable from the current thread. */
+  public Set<String> keys() {
+    Set<String> keys = new TreeSet<>(discovered().keySet());
+    keys.removeAll(hidden);
+    keys.addAll(registered.keySet());
+    return Collections.unmodifiableSet(keys);
+  }
+
+  private Map<String, P> discovered() {
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    if (loader == null) {
+      loader = type.getClassLoader();
+    }
+    synchronized (discovered) {
+      Map<String, P> found = discovered.get(loader);
+      if (found == null) {
+        found = load(loader);
+        discovered.put(loader, found);
+      }
+      return found;
+    }
+  }
+
+  private Map<String, P> load(ClassLoader loader) {
+    Map<String, P> byKey = new TreeMap<>();
+    List<String> problems = new ArrayList<>();
+    try {
+      for (P p : ServiceLoader.load(type, loader)) {
+        for (String key : keysOf.apply(p)) {
+          try {
+            validateKey(key);
+          } catch (IllegalArgumentException e) {
+            problems.add(p.getClass().getName() + ": " + e.getMessage());
+            continue;
+          }
+          P clash = byKey.putIfAbsent(key, p);
+          if (clash != null && clash.getClass() != p.getClass()) {
+            problems.add(what + " \"" + key + "\" is provided twice, by " + clash.getClass().getName()
+                + " and " + p.getClass().getName() + "; remove one of the jars");
+          }
+        }
+      }
+    } catch (ServiceConfigurationError e) {
+      problems.add("a provider could not be loaded: " + e.getMessage());
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalStateException("joblib4j " + type.getSimpleName() + "s are misconfigured: "
+          + String.join("; ", problems));
+    }
+    return Collections.unmodifiableMap(byKey);
+  }
+}

@@ -1,0 +1,267 @@
+package io.joblib4j.internal.array;
+
+import io.joblib4j.MmapMode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The bytes of an array: a run of little-endian {@link ByteBuffer} segments of equal power-of-two
+ * size (the last may be shorter). Segments exist because a Java 17 buffer is int-indexed, so one
+ * mapping cannot exceed 2 GiB; a segment size that is a multiple of 8 means no element ever
+ * straddles two segments.
+ *
+ * <p>Mapped storage remembers its file region so that another JVM can map the same bytes. {@link
+ * #close()} drops the buffers and lets the garbage collector unmap them: unmapping eagerly
+ * (Unsafe#invokeCleaner) would turn any later access through a view, or from another thread, into a
+ * JVM crash instead of an exception.
+ */
+public final class ByteStorage {
+  /** Mapped segments: 1 GiB, so a 10 GiB file needs 10 mappings. */
+  public static final int MAPPED_SHIFT = 30;
+  /** Heap segments: 1 GiB as well; smaller ones are used when filling from a stream of unknown size. */
+  public static final int HEAP_SHIFT = 30;
+
+  // not volatile: element access must stay a plain load; close() is best effort across threads
+  private ByteBuffer[] segments;
+  private final int shift;
+  private final long mask;
+  private final long byteSize;
+  private final Path file;
+  private final long fileOffset;
+  private final MmapMode mode;
+
+  private ByteStorage(ByteBuffer[] segments, int shift, long byteSize, Path file, long fileOffset, MmapMode mode) {
+    this.segments = segments;
+    this.shift = shift;
+    this.mask = (1L << shift) - 1;
+    this.byteSize = byteSize;
+    this.file = file;
+    this.fileOffset = fileOffset;
+    this.mode = mode;
+  }
+
+  /** Zero-filled heap storage of {@code bytes} bytes. */
+  public static ByteStorage heap(long bytes) {
+    return heap(bytes, HEAP_SHIFT);
+  }
+
+  /** Zero-filled heap storage of {@code bytes} bytes in segments of {@code 1 << shift} bytes. */
+  public static ByteStorage heap(long bytes, int shift) {
+    int n = segmentCount(bytes, shift);
+    ByteBuffer[] segs = new ByteBuffer[n];
+    for (int i = 0; i < n; i++) {
+      long size = Math.min(1L << shift, bytes - ((long) i << shift));
+      segs[i] = ByteBuffer.allocate((int) size).order(ByteOrder.LITTLE_ENDIAN);
+    }
+    return new ByteStorage(segs, shift, bytes, null, 0, null);
+  }
+
+  /** Heap storage over already filled segments (all but the last of exactly {@code 1 << shift} bytes). */
+  public static ByteStorage ofSegments(ByteBuffer[] segments, int shift, long bytes) {
+    for (int i = 0; i < segments.length; i++) {
+      segments[i].order(ByteOrder.LITTLE_ENDIAN);
+    }
+    return new ByteStorage(segments, shift, bytes, null, 0, null);
+  }
+
+  /**
+   * Maps {@code bytes} bytes of {@code file} from {@code offset}. The region must exist (checked, so
+   * that a READ_WRITE mapping never silently grows the file).
+   */
+  public static ByteStorage map(Path file, long offset, long bytes, MmapMode mode) throws IOException {
+    Set<StandardOpenOption> opts = mode != MmapMode.READ_ONLY // PRIVATE maps need a writable channel too
+        ? EnumSet.of(StandardOpenOption.READ, StandardOpenOption.WRITE) : EnumSet.of(StandardOpenOption.READ);
+    try (FileChannel ch = FileChannel.open(file, opts)) {
+      return map(ch, file, offset, bytes, mode);
+    }
+  }
+
+  /** As {@link #map(Path, long, long, MmapMode)}, over an open channel (which may be closed afterwards). */
+  public static ByteStorage map(FileChannel ch, Path file, long offset, long bytes, MmapMode mode) throws IOException {
+    if (offset < 0 || bytes < 0) {
+      throw new IllegalArgumentException("negative offset " + offset + " or length " + bytes);
+    }
+    long size = ch.size();
+    if (offset > size || bytes > size - offset) {
+      throw new IllegalArgumentException(file + " has " + size + " bytes, too few to map " + bytes
+          + " bytes from offset " + offset);
+    }
+    FileChannel.MapMode mm = mode == MmapMode.READ_WRITE ? FileChannel.MapMode.READ_WRITE
+        : mode == MmapMode.COPY_ON_WRITE ? FileChannel.MapMode.PRIVATE : FileChannel.MapMode.READ_ONLY;
+    int n = segmentCount(bytes, MAPPED_SHIFT);
+    ByteBuffer[] segs = new ByteBuffer[n];
+    for (int i = 0; i < n; i++) {
+      long start = (long) i << MAPPED_SHIFT;
+      long len = Math.min(1L << MAPPED_SHIFT, bytes - start);
+      segs[i] = ch.map(mm, offset + start, len).order(ByteOrder.LITTLE_ENDIAN);
+    }
+    if (n == 0) {
+      segs = new ByteBuffer[0];
+    }
+    return new ByteStorage(segs, MAPPED_SHIFT, bytes, file.toAbsolutePath(), offset, mode);
+  }
+
+  private static int segmentCount(long bytes, int shift) {
+    long n = (bytes + (1L << shift) - 1) >>> shift;
+    if (n > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("array of " + bytes + " bytes is too large");
+    }
+    return (int) n;
+  }
+
+  public long byteSize() {
+    return byteSize;
+  }
+
+  /** The mapped file, or {@code null} for heap storage. */
+  public Path file() {
+    return file;
+  }
+
+  public long fileOffset() {
+    return fileOffset;
+  }
+
+  /** The mapping mode, or {@code null} for heap storage. */
+  public MmapMode mode() {
+    return mode;
+  }
+
+  public boolean isWritable() {
+    return mode == null || mode != MmapMode.READ_ONLY;
+  }
+
+  public int shift() {
+    return shift;
+  }
+
+  /** The segments (shared, not copied). */
+  public ByteBuffer[] segments() {
+    return live();
+  }
+
+  private ByteBuffer[] live() {
+    ByteBuffer[] s = segments;
+    if (s == null) {
+      throw new IllegalStateException("this array was closed" + (file == null ? "" : " (it was mapped from "
+          + file + ")") + "; load or map it again");
+    }
+    return s;
+  }
+
+  private ByteBuffer seg(long off) {
+    return live()[(int) (off >>> shift)];
+  }
+
+  private int pos(long off) {
+    return (int) (off & mask);
+  }
+
+  public byte getByte(long off) {
+    return seg(off).get(pos(off));
+  }
+
+  public short getShort(long off) {
+    return seg(off).getShort(pos(off));
+  }
+
+  public int getInt(long off) {
+    return seg(off).getInt(pos(off));
+  }
+
+  public long getLong(long off) {
+    return seg(off).getLong(pos(off));
+  }
+
+  public float getFloat(long off) {
+    return seg(off).getFloat(pos(off));
+  }
+
+  public double getDouble(long off) {
+    return seg(off).getDouble(pos(off));
+  }
+
+  public void putByte(long off, byte v) {
+    seg(off).put(pos(off), v);
+  }
+
+  public void putShort(long off, short v) {
+    seg(off).putShort(pos(off), v);
+  }
+
+  public void putInt(long off, int v) {
+    seg(off).putInt(pos(off), v);
+  }
+
+  public void putLong(long off, long v) {
+    seg(off).putLong(pos(off), v);
+  }
+
+  public void putFloat(long off, float v) {
+    seg(off).putFloat(pos(off), v);
+  }
+
+  public void putDouble(long off, double v) {
+    seg(off).putDouble(pos(off), v);
+  }
+
+  /**
+   * A read-only little-endian view of bytes {@code [off, off + len)}, which must lie in one segment.
+   */
+  public ByteBuffer slice(long off, int len) {
+    ByteBuffer s = seg(off).duplicate();
+    int p = pos(off);
+    s.limit(p + len).position(p);
+    return s.slice().order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /** Copies {@code src}'s remaining bytes to {@code [off, ...)}, across segments as needed. */
+  public void write(long off, ByteBuffer src) {
+    while (src.hasRemaining()) {
+      int n = (int) Math.min(src.remaining(), bytesInSegment(off));
+      seg(off).put(pos(off), src, src.position(), n);
+      src.position(src.position() + n);
+      off += n;
+    }
+  }
+
+  /** How many bytes from {@code off} lie in the same segment. */
+  public long bytesInSegment(long off) {
+    long segEnd = Math.min(((off >>> shift) + 1) << shift, byteSize);
+    return segEnd - off;
+  }
+
+  /** Writes dirty pages of a READ_WRITE mapping to the file; no-op otherwise. */
+  public void force() {
+    ByteBuffer[] s = segments;
+    if (s == null || mode != MmapMode.READ_WRITE) {
+      return;
+    }
+    for (ByteBuffer b : s) {
+      ((MappedByteBuffer) b).force();
+    }
+  }
+
+  /** Forces a READ_WRITE mapping and drops the buffers; later access throws IllegalStateException. */
+  public void close() {
+    try {
+      force();
+    } catch (UncheckedIOException e) {
+      throw e;
+    } finally {
+      segments = null;
+    }
+  }
+
+  public boolean isClosed() {
+    return segments == null;
+  }
+}

@@ -1,0 +1,282 @@
+package io.joblib4j.internal.hash;
+
+import io.joblib4j.internal.text.Wtf8;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.function.Consumer;
+import net.openhft.hashing.Access;
+import net.openhft.hashing.LongTupleHashFunction;
+
+/**
+ * xxHash3-128 over the value stream, defined so that the result depends only on the bytes, never on
+ * how they were delivered or on how many threads helped:
+ *
+ * <ul>
+ *   <li>The stream is cut into 64 KiB blocks. A stream of one block or less hashes as {@code
+ *       xxh128(bytes)}; a longer one as {@code xxh128[seed B](xxh128(block 0) || ... || xxh128(last
+ *       block) || length)}.
+ *   <li>Raw array bytes do not go into the stream: they are cut into 1 MiB chunks, each chunk is
+ *       digested (in parallel for large arrays), and the stream gets the byte length and {@code
+ *       xxh128[seed L](digest 0 || digest 1 || ...)}. That is what makes hashing arrays run at memory
+ *       speed on several cores.
+ * </ul>
+ */
+final class Xxh3Sink extends HashSink {
+  static final int BLOCK = 1 << 16;
+  static final int CHUNK = 1 << 20;
+  /** Arrays of at least this many chunks are digested in parallel. */
+  private static final int PARALLEL_CHUNKS = 8;
+  private static final LongTupleHashFunction XX = LongTupleHashFunction.xx128();
+  private static final LongTupleHashFunction BLOCKS = LongTupleHashFunction.xx128(0x6a6c346a424c4bL);
+  private static final LongTupleHashFunction LEAF = LongTupleHashFunction.xx128(0x6a6c346a4c454146L);
+  private static final boolean NATIVE_LE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+
+  private final byte[] buf = new byte[BLOCK];
+  private int n;
+  private ByteBuffer blockDigests = ByteBuffer.allocate(1024).order(ByteOrder.LITTLE_ENDIAN);
+  private long total;
+  private final long[] tmp = new long[2];
+
+  @Override
+  void putBytes(byte[] b, int off, int len) {
+    total += len;
+    while (len > 0) {
+      int k = Math.min(len, BLOCK - n);
+      System.arraycopy(b, off, buf, n, k);
+      n += k;
+      off += k;
+      len -= k;
+      if (n == BLOCK) {
+        flushBlock();
+      }
+    }
+  }
+
+  @Override
+  void putByte(int v) {
+    if (n < BLOCK - 1) {
+      buf[n++] = (byte) v;
+      total++;
+    } else {
+      super.putByte(v);
+    }
+  }
+
+  @Override
+  void putInt(int v) {
+    if (n <= BLOCK - 4) {
+      buf[n] = (byte) v;
+      buf[n + 1] = (byte) (v >>> 8);
+      buf[n + 2] = (byte) (v >>> 16);
+      buf[n + 3] = (byte) (v >>> 24);
+      n += 4;
+      total += 4;
+    } else {
+      super.putInt(v);
+    }
+  }
+
+  @Override
+  void putString(String s) {
+    int len = s.length();
+    if (len < BLOCK / 2 && n + 10 + len < BLOCK) {
+      boolean ascii = true;
+      for (int i = 0; i < len && ascii; i++) {
+        ascii = s.charAt(i) < 0x80;
+      }
+      if (ascii) {
+        putInt(len);
+        for (int i = 0; i < len; i++) {
+          buf[n + i] = (byte) s.charAt(i);
+        }
+        n += len;
+        total += len;
+        return;
+      }
+    }
+    byte[] b = Wtf8.encode(s);
+    putInt(b.length);
+    putBytes(b, 0, b.length);
+  }
+
+  private void flushBlock() {
+    XX.hashBytes(buf, 0, n, tmp);
+    if (blockDigests.remaining() < 16) {
+      ByteBuffer bigger = ByteBuffer.allocate(blockDigests.capacity() * 2).order(ByteOrder.LITTLE_ENDIAN);
+      blockDigests.flip();
+      bigger.put(blockDigests);
+      blockDigests = bigger;
+    }
+    blockDigests.putLong(tmp[0]).putLong(tmp[1]);
+    n = 0;
+  }
+
+  @Override
+  void putRawArray(Object array, int elementSize) {
+    int len = java.lang.reflect.Array.getLength(array);
+    long bytes = (long) len * elementSize;
+    if (!NATIVE_LE) {
+      putRawBuffers(bytes, sink -> sink.accept(LittleEndian.copy(array)));
+      return;
+    }
+    long base = UnsafeArrays.baseOffset(array);
+    int chunks = (int) ((bytes + CHUNK - 1) / CHUNK);
+    long[] digests = new long[2 * chunks];
+    java.util.function.IntConsumer one = i -> {
+      long from = (long) i * CHUNK;
+      long[] out = new long[2];
+      XX.hash(array, Access.unsafe(), base + from, Math.min(CHUNK, bytes - from), out);
+      digests[2 * i] = out[0];
+      digests[2 * i + 1] = out[1];
+    };
+    forEachChunk(chunks, one);
+    putLeaf(bytes, digests);
+  }
+
+  @Override
+  void putRawBuffers(long bytes, Consumer<Consumer<ByteBuffer>> runs) {
+    LeafBuilder leaf = new LeafBuilder(bytes);
+    runs.accept(leaf::accept);
+    putLeaf(bytes, leaf.finish());
+  }
+
+  private static void forEachChunk(int chunks, java.util.function.IntConsumer one) {
+    if (chunks >= PARALLEL_CHUNKS) {
+      java.util.stream.IntStream.range(0, chunks).parallel().forEach(one);
+    } else {
+      for (int i = 0; i < chunks; i++) {
+        one.accept(i);
+      }
+    }
+  }
+
+  private void putLeaf(long bytes, long[] digests) {
+    long[] out = new long[2];
+    LEAF.hash(digests, Access.unsafe(), UnsafeArrays.baseOffset(digests), 8L * digests.length, out);
+    if (!NATIVE_LE) {
+      ByteBuffer b = ByteBuffer.allocate(8 * digests.length).order(ByteOrder.LITTLE_ENDIAN);
+      b.asLongBuffer().put(digests);
+      LEAF.hashBytes(b, out);
+    }
+    putLong(bytes);
+    putLong(out[0]);
+    putLong(out[1]);
+  }
+
+  @Override
+  byte[] finish() {
+    long[] d = finish128();
+    ByteBuffer b = ByteBuffer.allocate(16).order(ByteOrder.BIG_ENDIAN);
+    b.putLong(d[1]).putLong(d[0]);
+    return b.array();
+  }
+
+  /** The digest as {low, high} 64-bit halves. */
+  long[] finish128() {
+    long[] out = new long[2];
+    if (blockDigests.position() == 0) {
+      XX.hashBytes(buf, 0, n, out);
+      return out;
+    }
+    if (n > 0) {
+      flushBlock();
+    }
+    if (blockDigests.remaining() < 8) {
+      flushCapacity();
+    }
+    blockDigests.putLong(total);
+    BLOCKS.hashBytes(blockDigests.array(), 0, blockDigests.position(), out);
+    return out;
+  }
+
+  private void flushCapacity() {
+    ByteBuffer bigger = ByteBuffer.allocate(blockDigests.capacity() * 2).order(ByteOrder.LITTLE_ENDIAN);
+    blockDigests.flip();
+    bigger.put(blockDigests);
+    blockDigests = bigger;
+  }
+
+  @Override
+  void reset() {
+    n = 0;
+    total = 0;
+    blockDigests.clear();
+  }
+
+  private static final ThreadLocal<byte[]> COPY = ThreadLocal.withInitial(() -> new byte[CHUNK]);
+
+  /**
+   * xxh128 of {@code len} bytes of {@code b} from absolute index {@code off}. Heap buffers are hashed
+   * in place; direct (mapped) ones are copied to the heap first, because the library's direct path
+   * needs an --add-exports of JDK internals.
+   */
+  static void hashBuffer(ByteBuffer b, int off, int len, long[] out) {
+    if (b.hasArray()) {
+      XX.hashBytes(b.array(), b.arrayOffset() + off, len, out);
+      return;
+    }
+    byte[] copy = COPY.get();
+    b.get(off, copy, 0, len);
+    XX.hashBytes(copy, 0, len, out);
+  }
+
+  /** Chunks raw bytes arriving in runs of any size at 1 MiB boundaries of the logical byte stream. */
+  private static final class LeafBuilder {
+    private final long[] digests;
+    private int chunk;
+    private byte[] stage;
+    private int staged;
+
+    LeafBuilder(long bytes) {
+      digests = new long[2 * (int) ((bytes + CHUNK - 1) / CHUNK)];
+    }
+
+    void accept(ByteBuffer b) {
+      while (b.hasRemaining()) {
+        if (staged == 0 && b.remaining() >= CHUNK) {
+          int whole = b.remaining() / CHUNK;
+          int first = chunk;
+          ByteBuffer src = b.duplicate();
+          int start = b.position();
+          forEachChunk(whole, i -> {
+            long[] out = new long[2];
+            hashBuffer(src, start + i * CHUNK, CHUNK, out);
+            digests[2 * (first + i)] = out[0];
+            digests[2 * (first + i) + 1] = out[1];
+          });
+          chunk += whole;
+          b.position(start + whole * CHUNK);
+          continue;
+        }
+        if (stage == null) {
+          stage = new byte[CHUNK];
+        }
+        int k = Math.min(b.remaining(), CHUNK - staged);
+        b.get(stage, staged, k);
+        staged += k;
+        if (staged == CHUNK) {
+          digestStage();
+        }
+      }
+    }
+
+    private void digestStage() {
+      long[] out = new long[2];
+      XX.hashBytes(stage, 0, staged, out);
+      digests[2 * chunk] = out[0];
+      digests[2 * chunk + 1] = out[1];
+      chunk++;
+      staged = 0;
+    }
+
+    long[] finish() {
+      if (staged > 0) {
+        digestStage();
+      }
+      if (chunk * 2 != digests.length) {
+        throw new IllegalStateException("array delivered " + chunk + " chunks, expected " + digests.length / 2);
+      }
+      return digests;
+    }
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * Content hashing behind {@link io.joblib4j.Joblib#hash(Object)}: the value walker ({@link
+ * io.joblib4j.internal.hash.ValueHasher}), the digest sinks (xxHash3-128 over 64 KiB blocks and 1 MiB
+ * array chunks, or SHA-256), and {@link io.joblib4j.internal.hash.StreamingHasher}, the incremental
+ * API for callers that hash several parts without building a composite value. Not API.
+ */
+package io.joblib4j.internal.hash;

@@ -1,0 +1,93 @@
+package io.joblib4j.internal.memory;
+
+import io.joblib4j.Compress;
+import io.joblib4j.LoadOptions;
+import io.joblib4j.MmapMode;
+import io.joblib4j.spi.Store;
+import java.io.Serial;
+import java.io.Serializable;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A {@code Memory}'s settings. Serializable: the store itself is not, so a deserialized copy (on a
+ * child JVM or a Spark executor) reopens the store from its location, once per JVM.
+ */
+public final class CacheSettings implements Serializable {
+  @Serial private static final long serialVersionUID = 1L;
+
+  private final String location;
+  private final transient Store givenStore;
+  private final LinkedHashMap<String, Object> storeOptions;
+  private final int verbose;
+  private final Compress compress;
+  private final MmapMode mmapMode;
+  private final Clock clock;
+  private final LinkedHashSet<String> allowedClasses;
+  private final LinkedHashSet<String> allowedPackages;
+  private final boolean trusted;
+
+  public CacheSettings(String location, Store givenStore, Map<String, Object> storeOptions, int verbose,
+      Compress compress, MmapMode mmapMode, Clock clock, Set<String> allowedClasses,
+      Set<String> allowedPackages, boolean trusted) {
+    this.location = location;
+    this.givenStore = givenStore;
+    this.storeOptions = new LinkedHashMap<>(storeOptions);
+    this.verbose = verbose;
+    this.compress = compress;
+    this.mmapMode = mmapMode;
+    this.clock = clock;
+    this.allowedClasses = new LinkedHashSet<>(allowedClasses);
+    this.allowedPackages = new LinkedHashSet<>(allowedPackages);
+    this.trusted = trusted;
+    if (givenStore != null) {
+      StoreHandles.adopt(givenStore);
+    }
+  }
+
+  /** The location, or null when caching is disabled. */
+  public String location() {
+    return location;
+  }
+
+  /** The store, opened on first use in this JVM and shared. */
+  public Store store() {
+    if (givenStore != null) {
+      return StoreHandles.prepared(givenStore);
+    }
+    return StoreHandles.open(location, storeOptions);
+  }
+
+  public int verbose() {
+    return verbose;
+  }
+
+  public Compress compress() {
+    return compress;
+  }
+
+  public MmapMode mmapMode() {
+    return mmapMode;
+  }
+
+  public Clock clock() {
+    return clock;
+  }
+
+  /** Load options for results: the allow-list, extended with {@code extra} class names. */
+  LoadOptions loadOptions(MmapMode mode, Set<String> extra) {
+    LoadOptions.Builder b = LoadOptions.builder().mmapMode(mode);
+    if (trusted) {
+      b.trusted();
+    }
+    b.allowClassNames(allowedClasses.toArray(String[]::new));
+    b.allowClassNames(extra.toArray(String[]::new));
+    if (!allowedPackages.isEmpty()) {
+      b.allowPackages(allowedPackages.toArray(String[]::new));
+    }
+    return b.build();
+  }
+}

@@ -1,0 +1,452 @@
+package io.joblib4j.internal.memory;
+
+import io.joblib4j.CacheMetadata;
+import io.joblib4j.CacheValidation;
+import io.joblib4j.CallResult;
+import io.joblib4j.Compress;
+import io.joblib4j.CorruptFileException;
+import io.joblib4j.Joblib;
+import io.joblib4j.MmapMode;
+import io.joblib4j.UnsafeClassException;
+import io.joblib4j.UnsupportedFormatVersionException;
+import io.joblib4j.internal.Sneaky;
+import io.joblib4j.internal.Warnings;
+import io.joblib4j.internal.fn.Invoke;
+import io.joblib4j.spi.EntryFile;
+import io.joblib4j.spi.Store;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.Serial;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.CRC32C;
+
+/**
+ * One memoized function: its options, and the cache protocol every call goes through.
+ *
+ * <ul>
+ *   <li>A hit loads the entry's output (memory-mapped if asked), checks that it belongs to this
+ *       call's key, and records the access. A damaged entry is deleted, warned about and
+ *       recomputed; a result whose classes are not allowed is recomputed with a warning saying how
+ *       to allow them.
+ *   <li>A miss computes, then publishes the entry (output and metadata.json) atomically and only if
+ *       absent. A result that cannot be stored is returned anyway, with a warning.
+ *   <li>On first use in a JVM, the function's {@code function.json} is compared with its current
+ *       code version; entries of older code are cleared.
+ * </ul>
+ */
+final class CachedFunction implements Serializable {
+  @Serial private static final long serialVersionUID = 1L;
+  /** Functions whose folder was checked in this JVM: location + folder + code version. */
+  private static final Set<String> CHECKED = ConcurrentHashMap.newKeySet();
+  private static final Object MISS = new Object();
+
+  final CacheSettings settings;
+  final Object fn;
+  final int arity;
+  final CallOptions options;
+  private transient volatile FunctionIdentity identity;
+  private transient volatile CallKeys keys;
+
+  CachedFunction(CacheSettings settings, Object fn, int arity, CallOptions options) {
+    this.settings = settings;
+    this.fn = fn;
+    this.arity = arity;
+    this.options = options;
+  }
+
+  /** Fails now if options do not fit the function (an ignored name it does not have, ...). */
+  void checkOptions() {
+    keys();
+  }
+
+  /** Forgets which functions were checked against {@code location}'s function.json files. */
+  static void forgetChecks(String location) {
+    CHECKED.removeIf(k -> k.startsWith(location + "|"));
+  }
+
+  CachedFunction with(CallOptions newOptions) {
+    return new CachedFunction(settings, fn, arity, newOptions);
+  }
+
+  FunctionIdentity identity() {
+    FunctionIdentity id = identity;
+    if (id == null) {
+      id = FunctionIdentity.of(fn, arity);
+      identity = id;
+    }
+    return id;
+  }
+
+  private CallKeys keys() {
+    CallKeys k = keys;
+    if (k == null) {
+      k = new CallKeys(identity(), arity, options);
+      keys = k;
+    }
+    return k;
+  }
+
+  boolean enabled() {
+    return settings.location() != null;
+  }
+
+  // ---- the calls ------------------------------------------------------------------------------
+
+  Object apply(Object[] args) {
+    if (!enabled()) {
+      return compute(args);
+    }
+    Store store = storeOrWarn();
+    if (store == null) {
+      return compute(args);
+    }
+    String key = keys().key(args);
+    String entry = Layout.entry(identity().folder(), key);
+    Object hit = load(store, entry, key, args, false);
+    if (hit != MISS) {
+      return hit;
+    }
+    return computeAndStore(store, entry, key, args).value();
+  }
+
+  CallResult<Object> call(Object[] args) {
+    if (!enabled()) {
+      return new CallResult<>(compute(args), null);
+    }
+    Store store = storeOrWarn();
+    if (store == null) {
+      return new CallResult<>(compute(args), null);
+    }
+    String key = keys().key(args);
+    String entry = Layout.entry(identity().folder(), key);
+    deleteQuietly(store, entry); // call() recomputes and replaces what was stored
+    return computeAndStore(store, entry, key, args);
+  }
+
+  io.joblib4j.MemorizedResult<Object> callAndShelve(Object[] args) {
+    if (!enabled()) {
+      return new ValueResult(compute(args), identity().name());
+    }
+    Store store = storeOrWarn();
+    if (store == null) {
+      return new ValueResult(compute(args), identity().name());
+    }
+    String key = keys().key(args);
+    String entry = Layout.entry(identity().folder(), key);
+    if (!present(store, entry)) {
+      CallResult<Object> computed = computeAndStore(store, entry, key, args);
+      if (computed.metadata() == null) {
+        return new ValueResult(computed.value(), identity().name()); // could not be stored
+      }
+    }
+    return new ShelvedResult(settings, identity().folder(), key, identity().name(), effectiveMmapMode(),
+        allowedForResults());
+  }
+
+  boolean checkCallInCache(Object[] args) {
+    if (!enabled()) {
+      return false;
+    }
+    Store store = storeOrWarn();
+    if (store == null) {
+      return false;
+    }
+    String entry = Layout.entry(identity().folder(), keys().key(args));
+    return present(store, entry);
+  }
+
+  void clear() {
+    if (!enabled()) {
+      return;
+    }
+    Store store = settings.store();
+    try {
+      store.delete(identity().folder());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot clear " + identity().name() + " in " + store.location(), e);
+    }
+    CHECKED.removeIf(k -> k.startsWith(settings.location() + "|" + identity().folder() + "|"));
+  }
+
+  // ---- the protocol ---------------------------------------------------------------------------
+
+  /** Whether a usable entry exists; an invalid one is deleted (joblib's check_call_in_cache). */
+  private boolean present(Store store, String entry) {
+    try {
+      if (!store.exists(Layout.output(entry))) {
+        return false;
+      }
+      if (options.validation() != null) {
+        CacheMetadata m = readMetadata(store, entry);
+        if (m == null || !options.validation().isValid(m, settings.clock())) {
+          deleteQuietly(store, entry);
+          return false;
+        }
+      }
+      return true;
+    } catch (IOException | RuntimeException e) {
+      warnStore(store, e);
+      return false;
+    }
+  }
+
+  /** The cached value, or {@link #MISS}. */
+  private Object load(Store store, String entry, String key, Object[] args, boolean justStored) {
+    try {
+      if (!justStored && options.validation() != null) {
+        CacheMetadata m = readMetadata(store, entry);
+        if (m == null) {
+          return MISS;
+        }
+        if (!options.validation().isValid(m, settings.clock())) {
+          deleteQuietly(store, entry);
+          return MISS;
+        }
+      }
+      MmapMode mode = effectiveMmapMode();
+      Object loaded;
+      if (mode != null) {
+        Optional<Path> file = store.localFile(Layout.output(entry));
+        if (file.isEmpty()) {
+          return MISS;
+        }
+        VerifiedOutputs.verifyOnce(store, entry, file.get());
+        loaded = Joblib.load(file.get(), settings.loadOptions(mode, allowedForResults()));
+      } else {
+        Optional<InputStream> in = store.open(Layout.output(entry));
+        if (in.isEmpty()) {
+          return MISS;
+        }
+        try (InputStream s = in.get()) {
+          loaded = Joblib.load(s, settings.loadOptions(null, allowedForResults()));
+        }
+      }
+      if (!(loaded instanceof CachedOutput out) || !key.equals(out.key())) {
+        throw new CorruptFileException(entry, "the entry holds another call's result (foreign or moved file)");
+      }
+      touch(store, entry);
+      if (verbose() > 1) {
+        Printer.loading(identity().name(), args, store.location() + "/" + entry, verbose());
+      }
+      return out.value();
+    } catch (UnsafeClassException e) {
+      Warnings.warn(CachedFunction.class, "the cached result of " + identity().name() + " holds a class the"
+          + " allow-list refuses, so it was recomputed: " + e.getMessage()
+          + " For Memory, allow it with Memory.builder(...).allow(TheClass.class) or cache(fn).allow(TheClass.class).");
+      return MISS;
+    } catch (CorruptFileException | UnsupportedFormatVersionException | ClassCastException e) {
+      Warnings.warn(CachedFunction.class, "Exception while loading results for " + identity().name()
+          + " from " + store.location() + "/" + entry + "; the entry was deleted and the result is"
+          + " recomputed: " + e.getMessage());
+      deleteQuietly(store, entry);
+      return MISS;
+    } catch (IOException | UncheckedIOException e) {
+      warnStore(store, e);
+      return MISS;
+    }
+  }
+
+  private CallResult<Object> computeAndStore(Store store, String entry, String key, Object[] args) {
+    if (verbose() > 0) {
+      Printer.calling(identity().name(), args);
+    }
+    long t0 = System.nanoTime();
+    Object value = compute(args);
+    Duration took = Duration.ofNanos(System.nanoTime() - t0);
+    Instant at = settings.clock().instant();
+    CacheMetadata metadata = null;
+    try {
+      metadata = publish(store, entry, key, args, value, took, at);
+    } catch (IOException | RuntimeException e) {
+      Warnings.warn(CachedFunction.class, "Unable to cache the result of " + identity().name() + " in "
+          + store.location() + " (" + e + "); the call returns its value without caching it."
+          + " Check free space and permissions of the store, and that the result is serializable.");
+    }
+    if (verbose() > 0) {
+      Printer.done(identity().name(), took);
+    }
+    if (metadata != null && effectiveMmapMode() != null) {
+      // joblib: with mmap_mode even the first call returns the mapped result
+      Object mapped = load(store, entry, key, args, true);
+      if (mapped != MISS) {
+        return new CallResult<>(mapped, metadata);
+      }
+    }
+    return new CallResult<>(value, metadata);
+  }
+
+  private CacheMetadata publish(Store store, String entry, String key, Object[] args, Object value,
+      Duration took, Instant at) throws IOException {
+    ensureFunctionFolder(store);
+    CrcCounter counter = new CrcCounter();
+    Compress compress = options.compress() != null ? options.compress() : settings.compress();
+    CacheMetadata[] written = new CacheMetadata[1];
+    EntryFile output = new EntryFile(Layout.OUTPUT_FILE, out -> {
+      counter.writeTo(out);
+      Joblib.dump(new CachedOutput(key, value), counter, compress);
+      counter.flush();
+    });
+    EntryFile metadata = new EntryFile(Layout.METADATA_FILE, out -> {
+      written[0] = new CacheMetadata(identity().name(), identity().id(), identity().codeVersion(), key, at, took,
+          keys().describe(args), counter.bytes, String.format("%08x", counter.crc.getValue()),
+          MetadataJson.FORMAT_VERSION);
+      out.write(MetadataJson.write(written[0]));
+    });
+    Store.Publication p = store.publish(entry, List.of(output, metadata));
+    if (p == Store.Publication.ALREADY_PRESENT) {
+      CacheMetadata existing = readMetadata(store, entry);
+      return existing != null ? existing : written[0];
+    }
+    return written[0];
+  }
+
+  /** Compares {@code function.json} with the current code once per JVM; clears entries of older code. */
+  private void ensureFunctionFolder(Store store) throws IOException {
+    FunctionIdentity f = identity();
+    String marker = settings.location() + "|" + f.folder() + "|" + f.codeVersion();
+    if (CHECKED.contains(marker)) {
+      return;
+    }
+    String path = Layout.functionFile(f.folder());
+    Optional<InputStream> in = store.open(path);
+    if (in.isPresent()) {
+      String[] recorded;
+      try (InputStream s = in.get()) {
+        recorded = MetadataJson.readFunction(s);
+      } catch (IOException e) {
+        recorded = new String[] {"", ""};
+      }
+      if (!recorded[0].equals(f.id())) {
+        Warnings.warn(CachedFunction.class, "Possible name collision between functions " + recorded[0]
+            + " and " + f.id() + ": they share the cache folder " + f.folder());
+      } else if (!recorded[1].equals(f.codeVersion()) && !FunctionIdentity.UNKNOWN_VERSION.equals(f.codeVersion())) {
+        if (f.lambda()) {
+          Warnings.warn(CachedFunction.class, "Cannot detect name collisions for " + f.name() + " ("
+              + f.id() + "): its code changed, or another lambda of the class took its compiler-given name;"
+              + " its cached results were cleared. A method reference gives a function a stable name.");
+        } else if (verbose() > 10) {
+          Printer.line("Function " + f.name() + " (identified by " + f.id() + ") has changed.");
+        }
+        for (String child : entriesOf(store, f.folder())) {
+          deleteQuietly(store, child);
+        }
+      } else {
+        CHECKED.add(marker);
+        return;
+      }
+    }
+    store.replace(path, MetadataJson.writeFunction(f));
+    CHECKED.add(marker);
+  }
+
+  private static List<String> entriesOf(Store store, String folder) throws IOException {
+    return store.list(folder).stream().filter(s -> s.directory() && Layout.isEntry(s.path()))
+        .map(s -> s.path()).toList();
+  }
+
+  static CacheMetadata readMetadata(Store store, String entry) throws IOException {
+    Optional<InputStream> in = store.open(Layout.metadata(entry));
+    if (in.isEmpty()) {
+      return null;
+    }
+    try (InputStream s = in.get()) {
+      return MetadataJson.read(s);
+    } catch (IOException e) {
+      return null; // an unreadable metadata file makes the entry unusable, like a missing one
+    }
+  }
+
+  private Object compute(Object[] args) {
+    try {
+      return Invoke.call(fn, args);
+    } catch (Exception e) {
+      throw Sneaky.rethrow(e); // never cached
+    }
+  }
+
+  private void touch(Store store, String entry) {
+    try {
+      store.touch(entry, settings.clock().instant());
+    } catch (IOException | RuntimeException e) {
+      // the access time only orders reduceSize; a failure to record it is not worth a warning
+    }
+  }
+
+  private void deleteQuietly(Store store, String path) {
+    try {
+      store.delete(path);
+    } catch (IOException | RuntimeException e) {
+      warnStore(store, e);
+    }
+  }
+
+  private Store storeOrWarn() {
+    try {
+      return settings.store();
+    } catch (RuntimeException e) {
+      StoreTrouble.warn(settings.location(), e);
+      return null;
+    }
+  }
+
+  private void warnStore(Store store, Exception e) {
+    StoreTrouble.warn(String.valueOf(store.location()), e);
+  }
+
+  private MmapMode effectiveMmapMode() {
+    MmapMode m = options.mmapMode() != null ? options.mmapMode() : settings.mmapMode();
+    Compress c = options.compress() != null ? options.compress() : settings.compress();
+    return c.equals(Compress.none()) ? m : null;
+  }
+
+  private Set<String> allowedForResults() {
+    return options.allowedWith(identity().resultType());
+  }
+
+  private int verbose() {
+    return options.verbose() != null ? options.verbose() : settings.verbose();
+  }
+
+  /** Counts and checksums the output as it is written, for metadata.json. */
+  private static final class CrcCounter extends FilterOutputStream {
+    final CRC32C crc = new CRC32C();
+    long bytes;
+
+    CrcCounter() {
+      super(null);
+    }
+
+    void writeTo(OutputStream target) {
+      this.out = target;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      out.write(b);
+      crc.update(b);
+      bytes++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+      crc.update(b, off, len);
+      bytes += len;
+    }
+
+    @Override
+    public void close() throws IOException {
+      flush(); // the store closes its own stream
+    }
+  }
+}

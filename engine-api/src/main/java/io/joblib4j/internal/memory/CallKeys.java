@@ -1,0 +1,95 @@
+package io.joblib4j.internal.memory;
+
+import io.joblib4j.HashAlgorithm;
+import io.joblib4j.internal.hash.StreamingHasher;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The call key of a memoized function: the xxHash3-128 of its identity, code version, captured
+ * values and the arguments that are not ignored — so equal calls share an entry in any JVM, and
+ * a change of code or argument gives a new one. Also the short argument descriptions of
+ * metadata.json.
+ */
+final class CallKeys {
+  private static final int MAX_DESCRIPTION = 200;
+  private final FunctionIdentity function;
+  private final boolean[] ignored;
+  private final String capturedHash;
+
+  CallKeys(FunctionIdentity function, int arity, CallOptions options) {
+    this.function = function;
+    this.ignored = new boolean[arity];
+    for (int p : options.ignoredPositions()) {
+      if (p < 0 || p >= arity) {
+        throw new IllegalArgumentException("ignore(" + p + "): " + function.name() + " takes " + arity
+            + " argument" + (arity == 1 ? "" : "s") + ", positions 0 to " + (arity - 1));
+      }
+      ignored[p] = true;
+    }
+    if (!options.ignoredNames().isEmpty()) {
+      List<String> names = function.parameterNames().orElseThrow(() -> new IllegalArgumentException(
+          "ignore(" + String.join(", ", options.ignoredNames()) + "): the parameter names of " + function.name()
+              + " are not in its class file. Compile with -parameters (javac -parameters, or"
+              + " <parameters>true</parameters> in maven-compiler-plugin), or ignore by position."));
+      for (String n : options.ignoredNames()) {
+        int at = names.indexOf(n);
+        if (at < 0) {
+          throw new IllegalArgumentException("ignore(\"" + n + "\"): " + function.name() + " has no parameter \""
+              + n + "\"; its parameters are " + names);
+        }
+        ignored[at] = true;
+      }
+    }
+    this.capturedHash = StreamingHasher.create(HashAlgorithm.XXH3_128).putValue(function.captured()).hex();
+  }
+
+  String key(Object[] args) {
+    StreamingHasher h = StreamingHasher.create(HashAlgorithm.XXH3_128)
+        .putString(function.id()).putString(function.codeVersion()).putString(capturedHash)
+        .putLong(args.length);
+    for (int i = 0; i < args.length; i++) {
+      if (!ignored[i]) {
+        h.putLong(i).putValue(args[i]);
+      }
+    }
+    return h.hex();
+  }
+
+  /** Each argument by name (or position) and a short description of its value. */
+  Map<String, String> describe(Object[] args) {
+    List<String> names = function.parameterNames().orElse(null);
+    Map<String, String> out = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String name = names != null ? names.get(i) : "arg" + i;
+      out.put(name, ignored[i] ? "<ignored>" : shortly(args[i]));
+    }
+    return out;
+  }
+
+  static String shortly(Object v) {
+    String s;
+    if (v == null) {
+      s = "null";
+    } else if (v.getClass().isArray()) {
+      s = v.getClass().getComponentType().getSimpleName() + "[" + java.lang.reflect.Array.getLength(v) + "]";
+    } else {
+      try {
+        s = String.valueOf(v);
+      } catch (RuntimeException e) {
+        s = v.getClass().getName();
+      }
+    }
+    return s.length() <= MAX_DESCRIPTION ? s : s.substring(0, MAX_DESCRIPTION) + "...";
+  }
+
+  static String joined(Object[] args) {
+    List<String> parts = new ArrayList<>();
+    for (Object a : args) {
+      parts.add(shortly(a));
+    }
+    return String.join(", ", parts);
+  }
+}

@@ -1,0 +1,188 @@
+package io.joblib4j.internal.memory;
+
+import io.joblib4j.Joblib;
+import io.joblib4j.internal.Warnings;
+import io.joblib4j.internal.fn.Lambdas;
+import java.lang.invoke.MethodHandleInfo;
+import java.lang.invoke.SerializedLambda;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Executable;
+import java.lang.reflect.Method;
+import java.lang.reflect.Parameter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.objectweb.asm.Type;
+
+/**
+ * Who a cached function is, independent of where its jar lives: for a lambda or method reference,
+ * the implementation class and method (read from its {@link SerializedLambda}) and the values it
+ * captured; for an object implementing {@code FnN}, its class's {@code invoke} and its fields. Its
+ * code version is the hash of that method's bytecode ({@link Bytecode}).
+ *
+ * @param id the full identity: {@code com.acme.Scorer#score(I)D}
+ * @param name a short name for people ({@code Scorer.score})
+ * @param folder the store folder of the function: its sanitized name and a hash of {@code id}
+ * @param codeVersion the bytecode hash, or {@code "unknown"} if the class file cannot be read
+ * @param captured the values the function captured (they join the call key)
+ * @param parameterNames the names of the call's arguments, or empty if not compiled with {@code -parameters}
+ * @param resultType the declared result class, allowed on load by default
+ * @param lambda whether the implementation is a compiler-named lambda body
+ */
+record FunctionIdentity(
+    String id,
+    String name,
+    String folder,
+    String codeVersion,
+    List<Object> captured,
+    Optional<List<String>> parameterNames,
+    Class<?> resultType,
+    boolean lambda) {
+
+  static final String UNKNOWN_VERSION = "unknown";
+  private static final int MAX_FOLDER_NAME = 120;
+  private static final Set<String> WARNED_UNREADABLE = ConcurrentHashMap.newKeySet();
+  /** id -> code version seen in this JVM, to notice two different functions sharing an identity. */
+  private static final ConcurrentHashMap<String, String> SEEN = new ConcurrentHashMap<>();
+
+  /** The identity of {@code fn}, a function of {@code arity} arguments. */
+  static FunctionIdentity of(Object fn, int arity) {
+    Optional<SerializedLambda> form = Lambdas.serializedForm(fn);
+    FunctionIdentity identity = form.isPresent() ? ofLambda(fn, form.get(), arity) : ofObject(fn, arity);
+    String previous = SEEN.putIfAbsent(identity.id, identity.codeVersion);
+    if (previous != null && !previous.equals(identity.codeVersion)) {
+      Warnings.warn(FunctionIdentity.class, "Possible name collision: two different functions are identified"
+          + " as " + identity.id + " in this JVM (different code, perhaps two class loaders or REPL"
+          + " cells defining the same name). Their cached results are kept apart by code version.");
+    }
+    return identity;
+  }
+
+  private static FunctionIdentity ofLambda(Object fn, SerializedLambda sl, int arity) {
+    String owner = sl.getImplClass().replace('/', '.');
+    String method = sl.getImplMethodName();
+    String desc = sl.getImplMethodSignature();
+    ClassLoader loader = fn.getClass().getClassLoader();
+    String id = owner + "#" + method + desc;
+    String version = codeVersion(loader, owner, method, desc, id);
+    List<Object> captured = new ArrayList<>();
+    for (int i = 0; i < sl.getCapturedArgCount(); i++) {
+      captured.add(sl.getCapturedArg(i));
+    }
+    Executable exec = find(loader, owner, method, desc);
+    Optional<List<String>> names = exec == null ? Optional.empty()
+        : parameterNames(exec, sl.getImplMethodKind(), captured.size(), arity);
+    Class<?> result = exec instanceof Method m ? m.getReturnType()
+        : exec instanceof Constructor<?> c ? c.getDeclaringClass() : Object.class;
+    boolean lambda = method.startsWith("lambda$");
+    return new FunctionIdentity(id, Lambdas.describe(fn), folderName(owner, method, id), version,
+        List.copyOf(nullsAsMarkers(captured)), names, result, lambda);
+  }
+
+  private static FunctionIdentity ofObject(Object fn, int arity) {
+    Class<?> cls = fn.getClass();
+    Method invoke = Arrays.stream(cls.getMethods())
+        .filter(m -> m.getName().equals("invoke") && m.getParameterCount() == arity && !m.isBridge())
+        .findFirst().orElse(null);
+    String desc = invoke == null ? "" : Type.getMethodDescriptor(invoke);
+    Class<?> declaring = invoke == null ? cls : invoke.getDeclaringClass();
+    String id = cls.getName() + "#invoke" + desc;
+    String version = codeVersion(declaring.getClassLoader(), declaring.getName(), "invoke", desc, id);
+    Optional<List<String>> names = invoke == null ? Optional.empty()
+        : parameterNames(invoke, MethodHandleInfo.REF_invokeVirtual, 1, arity);
+    return new FunctionIdentity(id, Lambdas.describe(fn), folderName(cls.getName(), "invoke", id), version,
+        List.of(fn), names, invoke == null ? Object.class : invoke.getReturnType(), false);
+  }
+
+  private static String codeVersion(ClassLoader loader, String owner, String method, String desc, String id) {
+    Optional<String> v = Bytecode.version(loader, owner, method, desc);
+    if (v.isEmpty() && WARNED_UNREADABLE.add(id)) {
+      Warnings.warn(FunctionIdentity.class, "cannot read the bytecode of " + id + ": its cached results"
+          + " will not be invalidated when its code changes. Define it in a class compiled to a jar or"
+          + " folder on the classpath, or clear the cache by hand after changing it.");
+    }
+    return v.orElse(UNKNOWN_VERSION);
+  }
+
+  /** The names of the call's arguments, as the function's callers pass them. */
+  private static Optional<List<String>> parameterNames(Executable exec, int kind, int capturedCount, int arity) {
+    Parameter[] params = exec.getParameters();
+    List<String> all = new ArrayList<>();
+    boolean instanceCall = kind == MethodHandleInfo.REF_invokeVirtual || kind == MethodHandleInfo.REF_invokeInterface
+        || kind == MethodHandleInfo.REF_invokeSpecial;
+    if (instanceCall && capturedCount == 0) {
+      all.add("this"); // an unbound method reference: the first argument is the receiver
+    }
+    boolean named = Arrays.stream(params).allMatch(Parameter::isNamePresent);
+    if (named) {
+      Arrays.stream(params).map(Parameter::getName).forEach(all::add);
+    } else {
+      boolean isStatic = java.lang.reflect.Modifier.isStatic(exec.getModifiers());
+      String desc = exec instanceof Method m ? Type.getMethodDescriptor(m) : Type.getConstructorDescriptor((Constructor<?>) exec);
+      String methodName = exec instanceof Method m ? m.getName() : "<init>";
+      Optional<List<String>> fromDebugInfo = Bytecode.parameterNames(exec.getDeclaringClass().getClassLoader(),
+          exec.getDeclaringClass().getName(), methodName, desc, isStatic);
+      if (fromDebugInfo.isEmpty()) {
+        return Optional.empty();
+      }
+      all.addAll(fromDebugInfo.get());
+    }
+    int skip = instanceCall ? Math.max(0, capturedCount - 1) : capturedCount;
+    if (all.size() - skip != arity) {
+      return Optional.empty();
+    }
+    return Optional.of(List.copyOf(all.subList(skip, all.size())));
+  }
+
+  private static Executable find(ClassLoader loader, String owner, String method, String desc) {
+    try {
+      Class<?> c = Class.forName(owner, false, loader);
+      if (method.equals("<init>")) {
+        for (Constructor<?> k : c.getDeclaredConstructors()) {
+          if (Type.getConstructorDescriptor(k).equals(desc)) {
+            return k;
+          }
+        }
+        return null;
+      }
+      for (Method m : c.getDeclaredMethods()) {
+        if (m.getName().equals(method) && Type.getMethodDescriptor(m).equals(desc)) {
+          return m;
+        }
+      }
+    } catch (ClassNotFoundException | LinkageError e) {
+      return null;
+    }
+    return null;
+  }
+
+  /**
+   * A folder name no function name can turn into a path outside the store: only {@code
+   * [A-Za-z0-9._-]}, at most 120 characters, never starting with a dot, and made unique by a hash of
+   * the full identity.
+   */
+  static String folderName(String owner, String method, String id) {
+    String readable = (owner + "." + method).replaceAll("[^A-Za-z0-9._-]", "_").replaceAll("^[._-]+", "");
+    if (readable.length() > MAX_FOLDER_NAME) {
+      readable = readable.substring(readable.length() - MAX_FOLDER_NAME).replaceAll("^[._-]+", "");
+    }
+    return (readable.isEmpty() ? "fn" : readable) + "-" + Joblib.hash(id).substring(0, 12).toLowerCase(Locale.ROOT);
+  }
+
+  private static List<Object> nullsAsMarkers(List<Object> values) {
+    List<Object> out = new ArrayList<>(values.size());
+    for (Object v : values) {
+      out.add(v == null ? NullMarker.INSTANCE : v);
+    }
+    return out;
+  }
+
+  /** Stands for a captured null inside an immutable list. */
+  enum NullMarker {
+    INSTANCE
+  }
+}

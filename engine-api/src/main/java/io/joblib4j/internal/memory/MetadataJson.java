@@ -1,0 +1,66 @@
+package io.joblib4j.internal.memory;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.joblib4j.CacheMetadata;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** {@code metadata.json} and {@code function.json}, read and written with Jackson. */
+final class MetadataJson {
+  static final int FORMAT_VERSION = 1;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private MetadataJson() {}
+
+  static byte[] write(CacheMetadata m) throws IOException {
+    ObjectNode n = JSON.createObjectNode();
+    n.put("formatVersion", m.formatVersion());
+    n.put("function", m.function());
+    n.put("functionId", m.functionId());
+    n.put("codeVersion", m.codeVersion());
+    n.put("key", m.key());
+    n.put("time", m.computedAt().toEpochMilli() / 1000.0);
+    n.put("duration", m.duration().toNanos() / 1e9);
+    ObjectNode args = n.putObject("inputArguments");
+    m.inputArguments().forEach(args::put);
+    n.put("outputBytes", m.outputBytes());
+    n.put("outputCrc32c", m.outputCrc32c());
+    return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(n);
+  }
+
+  static CacheMetadata read(InputStream in) throws IOException {
+    JsonNode n = JSON.readTree(in);
+    if (n == null || !n.isObject() || !n.has("key") || !n.has("time")) {
+      throw new IOException("not a joblib4j metadata.json");
+    }
+    Map<String, String> args = new LinkedHashMap<>();
+    n.path("inputArguments").fields().forEachRemaining(e -> args.put(e.getKey(), e.getValue().asText()));
+    return new CacheMetadata(n.path("function").asText(), n.path("functionId").asText(),
+        n.path("codeVersion").asText(), n.path("key").asText(),
+        Instant.ofEpochMilli(Math.round(n.path("time").asDouble() * 1000)),
+        Duration.ofNanos(Math.round(n.path("duration").asDouble() * 1e9)), args,
+        n.path("outputBytes").asLong(-1), n.path("outputCrc32c").asText(""), n.path("formatVersion").asInt());
+  }
+
+  /** {@code function.json}: the function's identity and the code version of its entries. */
+  static byte[] writeFunction(FunctionIdentity f) throws IOException {
+    ObjectNode n = JSON.createObjectNode();
+    n.put("formatVersion", FORMAT_VERSION);
+    n.put("function", f.name());
+    n.put("functionId", f.id());
+    n.put("codeVersion", f.codeVersion());
+    return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(n);
+  }
+
+  /** The (functionId, codeVersion) recorded in a {@code function.json}. */
+  static String[] readFunction(InputStream in) throws IOException {
+    JsonNode n = JSON.readTree(in);
+    return new String[] {n.path("functionId").asText(), n.path("codeVersion").asText()};
+  }
+}

@@ -1,0 +1,50 @@
+package io.joblib4j.internal.memory;
+
+import io.joblib4j.spi.Store;
+import io.joblib4j.spi.Stores;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The stores open in this JVM, one per location, shared by every {@code Memory} and memoized
+ * function pointing there — including copies deserialized on child JVMs and Spark executors, which
+ * reopen the location they carry. Each store is prepared once: a {@code .gitignore} at its root
+ * (never overwritten), and a sweep of temporaries left by writers that died.
+ */
+final class StoreHandles {
+  private static final Map<String, Store> OPEN = new ConcurrentHashMap<>();
+  private static final java.util.Set<Store> PREPARED = ConcurrentHashMap.newKeySet();
+  private static final Duration SWEEP_AGE = Duration.ofHours(1);
+
+  private StoreHandles() {}
+
+  static Store open(String location, Map<String, Object> options) {
+    return prepared(OPEN.computeIfAbsent(location + " " + options, k -> Stores.open(location, options)));
+  }
+
+  /** Makes a store the user built the one its location maps to in this JVM. */
+  static void adopt(Store store) {
+    OPEN.putIfAbsent(store.location() + " " + Map.of(), store);
+  }
+
+  /** {@code store}, prepared the first time it is used; a store that cannot be reached is retried next time. */
+  static Store prepared(Store store) {
+    if (PREPARED.contains(store)) {
+      return store;
+    }
+    try {
+      if (!store.exists(Layout.GITIGNORE)) {
+        store.replace(Layout.GITIGNORE, Layout.GITIGNORE_CONTENT.getBytes(StandardCharsets.UTF_8));
+      }
+      store.sweep(SWEEP_AGE);
+      PREPARED.add(store);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot prepare the cache at " + store.location() + ": " + e.getMessage(), e);
+    }
+    return store;
+  }
+}

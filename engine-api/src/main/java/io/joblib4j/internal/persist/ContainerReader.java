@@ -1,0 +1,334 @@
+package io.joblib4j.internal.persist;
+
+import io.joblib4j.CorruptFileException;
+import io.joblib4j.MmapMode;
+import io.joblib4j.UnsupportedFormatVersionException;
+import io.joblib4j.internal.array.ByteStorage;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * Reads the container's framing, checking every header checksum, sequence number and length before
+ * acting on it and every payload checksum before its bytes are used. BLOB records are materialised
+ * as they pass (as Java arrays, heap storage, or mappings of the file); OBJECTS payloads are handed
+ * to {@link ValueDecoder} one verified chunk at a time.
+ */
+final class ContainerReader {
+  /** Arrays from a stream larger than this are gathered in pieces of this size as the bytes arrive. */
+  private static final int PIECE_SHIFT = 24;
+  private static final int STAGE = 1 << 20;
+
+  private final Source src;
+  private final String name;
+  private final MmapMode mmap;
+  private final Path file;
+  private final long budget;
+  private final List<Object> blobs = new ArrayList<>();
+  private final CRC32C crc = new CRC32C();
+  private final ByteBuffer head = ByteBuffer.allocate(Format.RECORD_HEADER).order(ByteOrder.LITTLE_ENDIAN);
+  private final ByteBuffer tail = ByteBuffer.allocate(Format.TRAILER).order(ByteOrder.LITTLE_ENDIAN);
+  private ByteBuffer stage;
+  private int alignment;
+  private long sequence;
+  private long objectBytes;
+  private boolean mappedAny;
+
+  // the record being read
+  private int kind;
+  private int subtype;
+  private int flags;
+  private long length;
+  private long headerAt;
+
+  ContainerReader(Source src, String name, MmapMode mmap, Path file, long budget) {
+    this.src = src;
+    this.name = name;
+    this.mmap = mmap;
+    this.file = file;
+    this.budget = budget;
+  }
+
+  CorruptFileException corrupt(String problem) {
+    return new CorruptFileException(name, problem);
+  }
+
+  String name() {
+    return name;
+  }
+
+  boolean mappedAny() {
+    return mappedAny;
+  }
+
+  void readHeader() throws IOException {
+    ByteBuffer h = ByteBuffer.allocate(Format.FILE_HEADER).order(ByteOrder.LITTLE_ENDIAN);
+    src.readFully(h);
+    h.flip();
+    byte[] magic = new byte[Format.MAGIC.length];
+    h.get(magic);
+    if (!Arrays.equals(magic, Format.MAGIC)) {
+      throw corrupt("bad magic bytes: not a joblib4j container");
+    }
+    int major = h.getShort() & 0xFFFF;
+    h.getShort(); // minor versions only add things readers may ignore
+    alignment = h.getInt();
+    int crcAt = 28;
+    if (h.getInt(crcAt) != ContainerWriter.crcOf(h.array(), crcAt)) {
+      throw corrupt("checksum mismatch in the file header");
+    }
+    if (major != Format.MAJOR) {
+      throw new UnsupportedFormatVersionException(name, major, Format.MAJOR);
+    }
+    if (alignment <= 0 || alignment > Format.MAX_ALIGNMENT || Integer.bitCount(alignment) != 1) {
+      throw corrupt("invalid alignment " + alignment + " in the file header");
+    }
+  }
+
+  /** The next verified OBJECTS payload, materialising any blobs before it. */
+  byte[] nextObjects() throws IOException {
+    while (true) {
+      readRecordHeader();
+      if (kind == Format.KIND_BLOB) {
+        blobs.add(readBlob());
+      } else if (kind == Format.KIND_OBJECTS) {
+        byte[] payload = readSmallPayload(Format.MAX_OBJECT_CHUNK);
+        objectBytes += payload.length;
+        return payload;
+      } else {
+        throw corrupt("truncated value: the end record comes before the value is complete");
+      }
+    }
+  }
+
+  /** Checks that the END record follows and agrees with what was read, and nothing follows it. */
+  void finish() throws IOException {
+    readRecordHeader();
+    if (kind != Format.KIND_END) {
+      throw corrupt("expected the end record after the value, found a record of kind " + kind);
+    }
+    ByteBuffer p = ByteBuffer.wrap(readSmallPayload(Format.END_PAYLOAD)).order(ByteOrder.LITTLE_ENDIAN);
+    if (length != Format.END_PAYLOAD || p.getLong() != blobs.size() || p.getLong() != objectBytes) {
+      throw corrupt("the end record does not match the records before it (records lost or added?)");
+    }
+    long left = src.remaining();
+    if (left > 0) {
+      throw corrupt(left + " unexpected bytes after the end record");
+    }
+  }
+
+  /** The blob with sequence number {@code id} among blobs, which must already have been read. */
+  Object blob(long id) {
+    if (id < 0 || id >= blobs.size()) {
+      throw corrupt("reference to array #" + id + ", but only " + blobs.size() + " precede it");
+    }
+    return blobs.get((int) id);
+  }
+
+  private void readRecordHeader() throws IOException {
+    head.clear();
+    headerAt = src.position;
+    src.readFully(head);
+    if (head.getInt(28) != ContainerWriter.crcOf(head.array(), 28)) {
+      throw corrupt("checksum mismatch in the header of record #" + sequence + " at offset " + (src.position - 32));
+    }
+    kind = head.get(0);
+    subtype = head.get(1);
+    flags = head.getShort(2) & 0xFFFF;
+    int reserved = head.getInt(24) | (kind == Format.KIND_BLOB && subtype == Format.BLOB_NDARRAY
+        ? flags & ~Format.FLAG_MUTABLE : flags);
+    int pad = head.getInt(4);
+    length = head.getLong(8);
+    long seq = head.getLong(16);
+    if (seq != sequence) {
+      throw corrupt("record #" + seq + " found where record #" + sequence + " was expected (records lost or reordered)");
+    }
+    sequence++;
+    if (kind < Format.KIND_BLOB || kind > Format.KIND_END || reserved != 0) {
+      throw corrupt("unknown record kind " + kind + " (or non-zero reserved bytes) in record #" + seq);
+    }
+    boolean validSubtype = kind == Format.KIND_BLOB
+        ? subtype == Format.BLOB_NDARRAY || Tags.elementSize(subtype) > 0 : subtype == 0;
+    if (!validSubtype) {
+      throw corrupt("unknown subtype " + subtype + " in record #" + seq);
+    }
+    if (pad < 0 || pad >= alignment) {
+      throw corrupt("invalid padding " + pad + " in record #" + seq);
+    }
+    if (length < 0) {
+      throw corrupt("negative length in record #" + seq);
+    }
+    long left = src.remaining();
+    if (left >= 0 && (length > left - pad - Format.TRAILER)) {
+      throw corrupt("record #" + seq + " declares " + length + " bytes but the file has only "
+          + Math.max(0, left - pad - Format.TRAILER) + " left (truncated?)");
+    }
+    if (pad > 0) {
+      ByteBuffer p = ByteBuffer.allocate(pad);
+      src.readFully(p);
+      for (int i = 0; i < pad; i++) {
+        if (p.get(i) != 0) {
+          throw corrupt("non-zero padding in record #" + seq);
+        }
+      }
+    }
+    if (kind == Format.KIND_BLOB && src.position % alignment != 0) {
+      throw corrupt("array data of record #" + seq + " is not aligned to " + alignment + " bytes");
+    }
+    crc.reset();
+  }
+
+  private byte[] readSmallPayload(int max) throws IOException {
+    if (length > max) {
+      throw corrupt("record #" + (sequence - 1) + " declares " + length + " bytes, over the limit of " + max);
+    }
+    byte[] b = new byte[(int) length];
+    src.readFully(ByteBuffer.wrap(b));
+    crc.update(b, 0, b.length);
+    checkTrailer();
+    return b;
+  }
+
+  private void checkTrailer() throws IOException {
+    tail.clear();
+    src.readFully(tail);
+    if (tail.getInt(0) != (int) crc.getValue()) {
+      throw corrupt("checksum mismatch in record #" + (sequence - 1) + " (" + length + " bytes)");
+    }
+  }
+
+  private ByteBuffer stage() {
+    if (stage == null) {
+      stage = src.newScratch(STAGE).order(ByteOrder.LITTLE_ENDIAN);
+    }
+    return stage;
+  }
+
+  private void checkBudget() {
+    if (length > budget) {
+      throw corrupt("an array of " + length + " bytes is over the limit of " + budget
+          + " bytes (LoadOptions.maxDecompressedBytes, by default the maximum heap); load an"
+          + " uncompressed file with an MmapMode to map it instead, or raise the limit");
+    }
+  }
+
+  private Object readBlob() throws IOException {
+    if (subtype == Format.BLOB_NDARRAY) {
+      return readArrayData();
+    }
+    int size = Tags.elementSize(subtype);
+    if (length % size != 0 || length / size > Integer.MAX_VALUE - 8) {
+      throw corrupt("array record #" + (sequence - 1) + " of " + length + " bytes does not hold a whole"
+          + " number of elements, or more than a Java array can");
+    }
+    checkBudget();
+    int n = (int) (length / size);
+    if (src.remaining() < 0 && length > (1L << PIECE_SHIFT)) {
+      // a stream: gather the bytes first so that a lying length costs only the bytes really there
+      ByteStorage pieces = readPieces();
+      Object a = PrimitiveArrays.newArray(subtype, n);
+      int per = (1 << PIECE_SHIFT) / size;
+      for (int i = 0, off = 0; off < n; i++, off += per) {
+        ByteBuffer piece = pieces.segments()[i].duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        if (!PrimitiveArrays.fromBytes(piece, a, off, Math.min(per, n - off))) {
+          throw corrupt("a boolean array holds a value other than 0 or 1");
+        }
+      }
+      return a;
+    }
+    Object a = PrimitiveArrays.newArray(subtype, n);
+    ByteBuffer st = stage();
+    int per = st.capacity() / size;
+    for (int off = 0; off < n; off += per) {
+      int k = Math.min(per, n - off);
+      st.clear().limit(k * size);
+      src.readFully(st);
+      st.flip();
+      crc.update(st.duplicate());
+      if (!PrimitiveArrays.fromBytes(st, a, off, k)) {
+        throw corrupt("a boolean array holds a value other than 0 or 1");
+      }
+    }
+    checkTrailer();
+    return a;
+  }
+
+  private ByteStorage readArrayData() throws IOException {
+    if (mmap != null && src.channel() != null) {
+      if (mmap == MmapMode.READ_WRITE && (flags & Format.FLAG_MUTABLE) == 0) {
+        markMutable();
+      }
+      ByteStorage s = ByteStorage.map(src.channel(), file, src.position, length, mmap);
+      src.skip(length);
+      tail.clear();
+      src.readFully(tail); // mapped data is not checksummed: that would read the whole file
+      mappedAny = true;
+      return s;
+    }
+    checkBudget();
+    if (src.remaining() < 0) {
+      return readPieces();
+    }
+    ByteStorage s = ByteStorage.heap(length);
+    ByteBuffer st = stage();
+    for (long off = 0; off < length; ) {
+      int k = (int) Math.min(st.capacity(), length - off);
+      st.clear().limit(k);
+      src.readFully(st);
+      st.flip();
+      crc.update(st.duplicate());
+      s.write(off, st);
+      off += k;
+    }
+    checkTrailerUnlessMutable();
+    return s;
+  }
+
+  /**
+   * Once array data is mapped READ_WRITE its bytes belong to the user (and to other processes
+   * writing it), so its checksum can no longer hold: the record is flagged, in the file, before the
+   * mapping is handed out, and later loads skip that one payload check instead of calling the
+   * file corrupt.
+   */
+  private void markMutable() throws IOException {
+    ByteBuffer h = ByteBuffer.allocate(Format.RECORD_HEADER).order(ByteOrder.LITTLE_ENDIAN);
+    h.put(head.array());
+    h.putShort(2, (short) (flags | Format.FLAG_MUTABLE));
+    h.putInt(28, ContainerWriter.crcOf(h.array(), 28));
+    h.clear();
+    while (h.hasRemaining()) {
+      src.channel().write(h, headerAt + h.position());
+    }
+    flags |= Format.FLAG_MUTABLE;
+  }
+
+  private void checkTrailerUnlessMutable() throws IOException {
+    if ((flags & Format.FLAG_MUTABLE) != 0) {
+      tail.clear();
+      src.readFully(tail);
+    } else {
+      checkTrailer();
+    }
+  }
+
+  /** Reads the payload into 16 MiB heap pieces allocated as the data arrives, then checks it. */
+  private ByteStorage readPieces() throws IOException {
+    List<ByteBuffer> pieces = new ArrayList<>();
+    for (long off = 0; off < length; ) {
+      int k = (int) Math.min(1L << PIECE_SHIFT, length - off);
+      ByteBuffer piece = ByteBuffer.allocate(k);
+      src.readFully(piece);
+      piece.flip();
+      crc.update(piece.duplicate());
+      pieces.add(piece);
+      off += k;
+    }
+    checkTrailerUnlessMutable();
+    return ByteStorage.ofSegments(pieces.toArray(new ByteBuffer[0]), PIECE_SHIFT, length);
+  }
+}

@@ -1,0 +1,57 @@
+package io.joblib4j.internal.persist;
+
+import io.joblib4j.LoadOptions;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InvalidClassException;
+import java.io.ObjectInputFilter;
+import java.io.ObjectInputStream;
+import java.io.ObjectStreamClass;
+
+/**
+ * Java serialization for Serializable objects the codec does not know, read through the same
+ * {@link AllowList}: every class name is checked in {@code resolveClass}, which runs before the class
+ * is initialised and before any instance exists; a filter caps depth, references and array lengths
+ * (an array cannot have more elements than the payload has bytes).
+ */
+final class JavaCodec {
+  /** For NDArray payloads inside Kryo: nothing but joblib4j's own array types. */
+  static final AllowList ONLY_ARRAYS = new AllowList(LoadOptions.defaults(), JavaCodec.class.getClassLoader(), "stream");
+
+  private JavaCodec() {}
+
+  /** An ObjectInputStream whose every class goes through an allow-list. */
+  static final class FilteredInput extends ObjectInputStream {
+    private final AllowList allow;
+
+    FilteredInput(InputStream in, AllowList allow, long payloadBytes, int maxDepth) throws IOException {
+      super(in);
+      this.allow = allow;
+      setObjectInputFilter(info -> {
+        if (info.depth() > maxDepth || info.arrayLength() > payloadBytes || info.references() > payloadBytes) {
+          return ObjectInputFilter.Status.REJECTED;
+        }
+        return ObjectInputFilter.Status.UNDECIDED;
+      });
+    }
+
+    @Override
+    protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
+      String name = desc.getName();
+      allow.check(name);
+      try {
+        return Class.forName(name, false, allow.loader());
+      } catch (ClassNotFoundException e) {
+        return super.resolveClass(desc); // primitives' classes and the like
+      }
+    }
+
+    @Override
+    protected Class<?> resolveProxyClass(String[] interfaces) throws IOException, ClassNotFoundException {
+      if (!allow.trusted()) {
+        throw new InvalidClassException("dynamic proxy classes are refused unless loading with LoadOptions.trusted()");
+      }
+      return super.resolveProxyClass(interfaces);
+    }
+  }
+}

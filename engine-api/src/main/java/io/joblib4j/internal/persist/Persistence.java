@@ -1,0 +1,257 @@
+package io.joblib4j.internal.persist;
+
+import io.joblib4j.CorruptFileException;
+import io.joblib4j.JoblibException;
+import io.joblib4j.LoadOptions;
+import io.joblib4j.MmapMode;
+import io.joblib4j.spi.Compressor;
+import io.joblib4j.spi.Compressors;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.EOFException;
+import java.io.FilterInputStream;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PushbackInputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * dump and load over files and streams: picks the codec, writes through a temporary file renamed
+ * into place (so a failed dump never leaves a half-written file where a good one was), detects the
+ * codec from magic bytes on load, and turns every way a file can be bad into a typed exception.
+ */
+public final class Persistence {
+  private static final Logger LOG = LoggerFactory.getLogger(Persistence.class);
+  private static final int BUFFER = 1 << 20;
+  private static final int PEEK = 16;
+
+  private Persistence() {}
+
+  /** Writes {@code value} to {@code file}; {@code compressor} null means uncompressed. */
+  public static void dump(Object value, Path file, Compressor compressor, int level) {
+    Path dir = file.toAbsolutePath().getParent();
+    Path tmp = dir.resolve("." + file.getFileName() + ".tmp-" + UUID.randomUUID());
+    try {
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        if (compressor == null) {
+          write(value, Sink.of(ch));
+        } else {
+          try (OutputStream out = compressor.compress(
+              new BufferedOutputStream(Channels.newOutputStream(ch), BUFFER), level)) {
+            write(value, Sink.of(out));
+          }
+        }
+      }
+      try {
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot dump to " + file + ": " + e.getMessage(), e);
+    } finally {
+      try {
+        Files.deleteIfExists(tmp);
+      } catch (IOException ignored) {
+        // best effort: the file has a unique name and is hidden
+      }
+    }
+  }
+
+  /** Writes {@code value} to {@code out}, which is flushed but not closed. */
+  public static void dump(Object value, OutputStream out, Compressor compressor, int level) {
+    try {
+      OutputStream keepOpen = new FilterOutputStream(out) {
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+          out.write(b, off, len);
+        }
+
+        @Override
+        public void close() throws IOException {
+          out.flush();
+        }
+      };
+      try (OutputStream o = compressor == null ? new BufferedOutputStream(keepOpen, BUFFER)
+          : compressor.compress(new BufferedOutputStream(keepOpen, BUFFER), level)) {
+        write(value, Sink.of(o));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot dump to the stream: " + e.getMessage(), e);
+    }
+  }
+
+  private static void write(Object value, Sink sink) throws IOException {
+    new ValueEncoder(new ContainerWriter(sink)).writeRoot(value);
+  }
+
+  /** Reads the value in {@code file}. */
+  public static Object load(Path file, LoadOptions options) {
+    String name = file.toString();
+    MmapMode mmap = options.mmapMode().orElse(null);
+    // PRIVATE (copy-on-write) mappings also need a channel opened for writing, a JDK rule
+    StandardOpenOption[] opts = mmap == MmapMode.READ_WRITE || mmap == MmapMode.COPY_ON_WRITE
+        ? new StandardOpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE}
+        : new StandardOpenOption[] {StandardOpenOption.READ};
+    try (FileChannel ch = FileChannel.open(file, opts)) {
+      ByteBuffer peek = ByteBuffer.allocate(PEEK);
+      while (peek.hasRemaining() && ch.read(peek, peek.position()) > 0) {
+        // positional reads leave the channel at 0 for the stream path
+      }
+      byte[] head = Arrays.copyOf(peek.array(), peek.position());
+      if (startsWith(head, Format.MAGIC)) {
+        return read(Source.of(ch), name, mmap, file, options);
+      }
+      Compressor c = detect(head, name);
+      if (mmap != null) {
+        LOG.warn("{} is compressed with {}: it cannot be memory-mapped and is loaded in memory instead"
+            + " (mmap mode {} ignored); dump without compression to map it", name, c.name(), mmap);
+      }
+      InputStream raw = new FileIoTagging(new BufferedInputStream(Channels.newInputStream(ch), BUFFER));
+      return readCompressed(c, raw, name, options);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot load " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Reads one value from {@code in}, leaving an uncompressed stream just after the container. */
+  public static Object load(InputStream in, LoadOptions options) {
+    String name = "stream";
+    if (options.mmapMode().isPresent()) {
+      LOG.warn("a stream cannot be memory-mapped: loading in memory (mmap mode {} ignored);"
+          + " load from a Path to map", options.mmapMode().get());
+    }
+    try {
+      PushbackInputStream p = new PushbackInputStream(new FileIoTagging(in), PEEK);
+      byte[] head = p.readNBytes(PEEK);
+      p.unread(head);
+      if (startsWith(head, Format.MAGIC)) {
+        return read(Source.of(p, options.maxDecompressedBytes()), name, null, null, options);
+      }
+      return readCompressed(detect(head, name), p, name, options);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot load from the stream: " + e.getMessage(), e);
+    }
+  }
+
+  private static Object readCompressed(Compressor c, InputStream raw, String name, LoadOptions options)
+      throws IOException {
+    try (InputStream in = c.decompress(raw)) {
+      return read(Source.of(in, options.maxDecompressedBytes()), name, null, null, options);
+    } catch (FileIoException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new CorruptFileException(name, "invalid " + c.name() + " data: " + e.getMessage(), e);
+    }
+  }
+
+  private static Compressor detect(byte[] head, String name) {
+    if (head.length == 0) {
+      throw new CorruptFileException(name, "empty: no joblib4j data");
+    }
+    return Compressors.detect(head, head.length).orElseThrow(() -> {
+      if ((head[0] & 0xFF) == 0x80 && head.length > 1 && head[1] >= 2 && head[1] <= 5) {
+        return new CorruptFileException(name, "bad magic bytes: this looks like a Python pickle (a joblib file"
+            + " written by Python?); joblib4j reads only its own container format");
+      }
+      return new CorruptFileException(name, "bad magic bytes " + hex(head)
+          + ": neither a joblib4j container nor data of a known compressor " + Compressors.names());
+    });
+  }
+
+  private static Object read(Source src, String name, MmapMode mmap, Path file, LoadOptions options)
+      throws IOException {
+    ContainerReader reader = new ContainerReader(src, name, mmap, file, options.maxDecompressedBytes());
+    try {
+      reader.readHeader();
+      AllowList allow = new AllowList(options, contextLoader(), name);
+      return new ValueDecoder(reader, allow, options.maxDepth()).readRoot();
+    } catch (EOFException e) {
+      throw new CorruptFileException(name, "truncated: the data ends in the middle of a record");
+    } catch (Source.LimitException e) {
+      throw new CorruptFileException(name, e.getMessage());
+    } catch (FileIoException e) {
+      throw e;
+    } catch (JoblibException | UncheckedIOException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      // codecs report bad data with all sorts of exceptions (LZ4Exception, IllegalStateException...)
+      throw new CorruptFileException(name, "malformed data: " + e, e);
+    } catch (OutOfMemoryError e) {
+      throw new CorruptFileException(name, "the data declares more than fits in memory: " + e.getMessage());
+    } catch (StackOverflowError e) {
+      throw new CorruptFileException(name, "values nest too deeply for this thread's stack;"
+          + " lower LoadOptions.maxDepth or use a thread with a larger stack");
+    }
+  }
+
+  private static ClassLoader contextLoader() {
+    ClassLoader l = Thread.currentThread().getContextClassLoader();
+    return l != null ? l : Persistence.class.getClassLoader();
+  }
+
+  private static boolean startsWith(byte[] head, byte[] magic) {
+    return head.length >= magic.length && Arrays.equals(head, 0, magic.length, magic, 0, magic.length);
+  }
+
+  private static String hex(byte[] b) {
+    StringBuilder sb = new StringBuilder("0x");
+    for (int i = 0; i < Math.min(b.length, 8); i++) {
+      sb.append(String.format("%02x", b[i] & 0xFF));
+    }
+    return sb.toString();
+  }
+
+  /** An I/O error of the underlying file or stream, as opposed to bad data found by a codec. */
+  private static final class FileIoException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    FileIoException(IOException cause) {
+      super(cause.getMessage(), cause);
+    }
+
+    @Override
+    public synchronized IOException getCause() {
+      return (IOException) super.getCause();
+    }
+  }
+
+  /** Marks I/O errors of the raw input so they are reported as I/O, not as corruption. */
+  private static final class FileIoTagging extends FilterInputStream {
+    FileIoTagging(InputStream in) {
+      super(in);
+    }
+
+    @Override
+    public int read() throws IOException {
+      try {
+        return in.read();
+      } catch (IOException e) {
+        throw new FileIoException(e);
+      }
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      try {
+        return in.read(b, off, len);
+      } catch (IOException e) {
+        throw new FileIoException(e);
+      }
+    }
+  }
+}

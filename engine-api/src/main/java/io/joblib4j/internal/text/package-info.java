@@ -1,0 +1,2 @@
+/** Text encoding shared by persistence and hashing. Not API. */
+package io.joblib4j.internal.text;

@@ -1,0 +1,32 @@
+package io.joblib4j.spi;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Objects;
+
+/**
+ * One file of an entry to {@link Store#publish}: its name in the entry directory and what writes
+ * its bytes. The writer may be called once; it must not close the stream.
+ *
+ * @param name the file's name, one path segment ({@code output.jl4j})
+ * @param writer writes the content
+ */
+public record EntryFile(String name, Writer writer) {
+
+  public EntryFile {
+    Objects.requireNonNull(writer, "writer");
+    StorePaths.checkSegment(name);
+  }
+
+  /** A file with fixed content. */
+  public static EntryFile of(String name, byte[] content) {
+    byte[] copy = content.clone();
+    return new EntryFile(name, out -> out.write(copy));
+  }
+
+  /** Writes a file's bytes. */
+  @FunctionalInterface
+  public interface Writer {
+    void writeTo(OutputStream out) throws IOException;
+  }
+}

@@ -1,0 +1,113 @@
+package io.joblib4j.spi;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where {@code Memory} keeps its entries: local disk (built in), HDFS and other Hadoop
+ * FileSystems ({@code joblib4j-hdfs-store}), or anything a user implements. It speaks plain
+ * relative path strings and byte streams — no Hadoop or other storage types — so any storage can
+ * implement it.
+ *
+ * <h2>Paths</h2>
+ *
+ * Paths are relative to the store's root and {@code /}-separated, like {@code
+ * "Scorer.score-1a2b3c4d/5f0e.../output.jl4j"}. Every segment matches {@code [A-Za-z0-9._-]+} and is
+ * neither {@code .} nor {@code ..}; {@link StorePaths#check} enforces it. A store never reads,
+ * writes or deletes anything outside its root, and never follows a symbolic link planted inside it.
+ *
+ * <h2>What a store guarantees</h2>
+ *
+ * <ol>
+ *   <li><b>Atomic publish.</b> {@link #publish} makes an entry — a directory of files — visible all
+ *       at once: a reader sees either no file of the entry or every file, complete. Never a partial
+ *       file, never a subset.
+ *   <li><b>Create if absent.</b> If the entry already exists, {@code publish} leaves it untouched and
+ *       returns {@link Publication#ALREADY_PRESENT}. Of several writers publishing one entry at the
+ *       same time (threads, JVMs, hosts, a Spark task and its speculative copy) at most one gets
+ *       {@link Publication#PUBLISHED} and what every reader sees afterwards is that writer's
+ *       content. (Memory writes the same bytes for the same key, so which writer wins does not
+ *       matter; that none is partial does.)
+ *   <li><b>Immutability.</b> A published entry never changes until it is deleted; in particular it is
+ *       never truncated or overwritten while a reader has it open or mapped.
+ *   <li><b>Failed writers leave nothing visible.</b> If a writer fails or dies during {@code
+ *       publish}, the entry stays absent; its temporaries are removed at once when possible, and by
+ *       {@link #sweep} otherwise.
+ *   <li><b>Atomic replace</b> of small files ({@link #replace}): readers see the old content or the
+ *       new one.
+ *   <li><b>Idempotent delete</b> of files and whole directories.
+ * </ol>
+ *
+ * The abstract {@code StoreContractTest} in joblib4j-engine-api's test jar checks all of these;
+ * every store runs it.
+ */
+public interface Store extends AutoCloseable {
+
+  /** The store's root, e.g. {@code file:/home/me/cache} or {@code hdfs://nn:8020/cache}. */
+  URI location();
+
+  /** Reads a file; empty if it does not exist. */
+  Optional<InputStream> open(String path) throws IOException;
+
+  /**
+   * A file on this machine's local disk holding exactly the bytes of {@code path}, so that it can be
+   * memory-mapped: the file itself for a local store, a verified local copy for a remote one.
+   * Empty if {@code path} does not exist. The caller must not modify it.
+   */
+  Optional<Path> localFile(String path) throws IOException;
+
+  /**
+   * Publishes the entry {@code entry} (a directory) with {@code files}, atomically and only if it
+   * does not exist yet (see the class documentation).
+   *
+   * @throws IOException if the entry could not be written; it is then absent
+   */
+  Publication publish(String entry, List<EntryFile> files) throws IOException;
+
+  /** Writes a small file, replacing any previous content atomically. */
+  void replace(String path, byte[] content) throws IOException;
+
+  /** Whether a file or directory exists at {@code path}. */
+  boolean exists(String path) throws IOException;
+
+  /**
+   * Everything under the directory {@code dir} ({@code ""} for the root), recursively, with sizes and
+   * modification times; paths are relative to the root. Empty if {@code dir} does not exist.
+   * Temporaries of writers in progress are not listed.
+   */
+  List<StoreFile> list(String dir) throws IOException;
+
+  /**
+   * Records that the entry {@code entry} was read at {@code accessedAt}, so that {@code
+   * Memory.reduceSize} deletes the least recently used entries first: afterwards {@link #list}
+   * reports the entry directory with that {@link StoreFile#lastModified()}. Stores may make this
+   * coarse (skip updates closer than a minute apart, say) to keep cache hits cheap.
+   */
+  void touch(String entry, java.time.Instant accessedAt) throws IOException;
+
+  /** Deletes the file or directory {@code path} with everything under it; absent is fine. */
+  void delete(String path) throws IOException;
+
+  /**
+   * Removes temporaries left by writers that died, if older than {@code age} (younger ones may
+   * belong to a writer still at work). Returns how many were removed.
+   */
+  int sweep(Duration age) throws IOException;
+
+  /** Releases connections or caches; idempotent. */
+  @Override
+  void close();
+
+  /** The outcome of {@link #publish}. */
+  enum Publication {
+    /** This writer's entry is now visible. */
+    PUBLISHED,
+    /** The entry existed already (another writer won); it was left untouched. */
+    ALREADY_PRESENT
+  }
+}

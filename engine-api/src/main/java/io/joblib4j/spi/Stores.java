@@ -1,0 +1,93 @@
+package io.joblib4j.spi;
+
+import io.joblib4j.internal.ProviderRegistry;
+import io.joblib4j.internal.memory.LocalStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The store registry: opens a {@link Store} for a location by its URI scheme. A plain path or a
+ * {@code file:} URI is the built-in local store; {@code hdfs:}, {@code s3a:}, ... come from
+ * providers such as joblib4j-hdfs-store.
+ */
+public final class Stores {
+  private static final ProviderRegistry<StoreProvider> PROVIDERS = new ProviderRegistry<>(
+      StoreProvider.class, "store scheme", Pattern.compile("[a-z][a-z0-9+.-]{0,31}"),
+      "use a lowercase URI scheme such as \"hdfs\" or \"s3a\"", p -> new ArrayList<>(p.schemes()));
+
+  private Stores() {}
+
+  /** Registers {@code provider} for each of its schemes. */
+  public static void register(StoreProvider provider) {
+    for (String scheme : provider.schemes()) {
+      PROVIDERS.register(scheme, provider);
+    }
+  }
+
+  /** Removes the provider of {@code scheme}; true if there was one. */
+  public static boolean unregister(String scheme) {
+    return PROVIDERS.unregister(scheme);
+  }
+
+  /** The schemes with a provider, besides {@code file}. */
+  public static Set<String> schemes() {
+    return PROVIDERS.keys();
+  }
+
+  /**
+   * Opens the store at {@code location}: a local path ({@code /data/cache}, {@code cache}, {@code
+   * C:\cache}) or a URI ({@code file:/data/cache}, {@code hdfs://nn/cache}).
+   */
+  public static Store open(String location, Map<String, Object> options) {
+    if (location == null || location.isBlank()) {
+      throw new IllegalArgumentException("store location is empty");
+    }
+    int colon = location.indexOf(':');
+    boolean looksLikeUri = colon > 1 && location.substring(0, colon).matches("[A-Za-z][A-Za-z0-9+.-]*");
+    if (!looksLikeUri) {
+      return openLocal(Path.of(location), options);
+    }
+    return open(URI.create(location), options);
+  }
+
+  /** Opens the store at {@code location} by its scheme. */
+  public static Store open(URI location, Map<String, Object> options) {
+    String scheme = location.getScheme() == null ? "file" : location.getScheme().toLowerCase(Locale.ROOT);
+    if (scheme.equals("file")) {
+      return openLocal(Path.of(location), options);
+    }
+    StoreProvider provider = PROVIDERS.find(scheme);
+    if (provider == null) {
+      String hint = Set.of("hdfs", "s3a", "abfs", "abfss", "gs", "viewfs", "webhdfs", "wasb").contains(scheme)
+          ? " — Hadoop FileSystem stores are in io.joblib4j:joblib4j-hdfs-store; put it and the matching"
+              + " Hadoop client on the classpath"
+          : "";
+      throw new IllegalArgumentException("no store for \"" + scheme + ":\" locations (" + location
+          + "); available: file" + (schemes().isEmpty() ? "" : ", " + String.join(", ", schemes())) + hint);
+    }
+    try {
+      return provider.open(location, options);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open the store at " + location + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Opens the built-in local store at {@code root}. */
+  public static Store openLocal(Path root, Map<String, Object> options) {
+    if (!options.isEmpty()) {
+      throw new IllegalArgumentException("the local store takes no options, got " + options.keySet());
+    }
+    try {
+      return new LocalStore(root);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open the cache folder " + root + ": " + e.getMessage(), e);
+    }
+  }
+}
