@@ -11,7 +11,7 @@ import java.io.Serial;
  * that leads to it from the task ({@code argument 1 (Model) → field 'client' (Client) → field
  * 'socket' (java.net.Socket)}). The call fails; the workers stay healthy for the next call.
  */
-public class TaskSerializationException extends RuntimeException {
+public class TaskSerializationException extends JoblibException {
   @Serial private static final long serialVersionUID = 1L;
 
   private final String className;

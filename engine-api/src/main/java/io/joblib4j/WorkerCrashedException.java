@@ -12,7 +12,7 @@ import java.util.OptionalInt;
  * <p>The call fails (joblib's {@code TerminatedWorkerError}); the backend replaces the worker, so
  * the next call on the same backend works. Tasks are not retried: they may have had side effects.
  */
-public class WorkerCrashedException extends RuntimeException {
+public class WorkerCrashedException extends JoblibException {
   @Serial private static final long serialVersionUID = 1L;
 
   private final long pid;

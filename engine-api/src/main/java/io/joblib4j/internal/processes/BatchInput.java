@@ -47,6 +47,9 @@ final class BatchInput extends ObjectInputStream {
     if (obj instanceof SharedArrayRef ref) {
       return arrays.get(ref);
     }
+    if (obj instanceof SharedNDArrayRef ref) {
+      return arrays.get(ref);
+    }
     if (obj instanceof Delayed<?>) {
       tasksRead++;
     }

@@ -7,12 +7,14 @@ import java.io.ObjectStreamClass;
 import java.io.OutputStream;
 import java.util.List;
 import io.joblib4j.Delayed;
+import io.joblib4j.array.NDArray;
 
 /**
  * The parent's serialization of what goes to a worker: refuses classes the worker cannot load
  * (checked once per class per stream, in {@link #annotateClass}), writes the batch's task list as
- * {@link CompactTasks}, and, when a call shares large arguments, replaces primitive arrays over the
- * threshold by a {@link SharedArrayRef}.
+ * {@link CompactTasks}, and replaces arrays the call shares by references to files: primitive
+ * arrays and heap NDArrays over {@code maxNbytes} (unless it is negative), and every memory-mapped
+ * NDArray.
  */
 final class BatchOutput extends ObjectOutputStream {
   /** Raised for a class the worker cannot load; carries the class for the error message. */
@@ -39,7 +41,7 @@ final class BatchOutput extends ObjectOutputStream {
     super(out);
     this.visibility = visibility;
     this.tasks = tasks == null || tasks.isEmpty() ? null : tasks;
-    this.sharing = sharing != null && maxNbytes >= 0 ? sharing : null;
+    this.sharing = sharing;
     this.maxNbytes = maxNbytes;
     enableReplaceObject(true);
   }
@@ -68,10 +70,17 @@ final class BatchOutput extends ObjectOutputStream {
       tasks = null; // one list per batch
       return new CompactTasks((List<Delayed<?>>) l);
     }
+    if (sharing == null) {
+      return obj;
+    }
     Class<?> c = obj.getClass();
-    if (sharing != null && c.isArray() && c.getComponentType().isPrimitive()
-        && SharedArrayFiles.byteSize(obj) > maxNbytes) {
-      return sharing.share(obj);
+    if (c.isArray()) {
+      return maxNbytes >= 0 && c.getComponentType().isPrimitive() && SharedArrayFiles.byteSize(obj) > maxNbytes
+          ? sharing.sharePrimitive(obj) : obj;
+    }
+    NDArray a = NDArrays.unwrap(obj);
+    if (a != null && (a.isMapped() || maxNbytes >= 0 && a.nbytes() > maxNbytes)) {
+      return sharing.share(a);
     }
     return obj;
   }

@@ -16,6 +16,13 @@ final class ResultInput extends ObjectInputStream {
   ResultInput(byte[] bytes, ClassLoader loader) throws IOException {
     super(new ByteArrayInputStream(bytes));
     this.loader = loader;
+    enableResolveObject(true);
+  }
+
+  /** A result that is the user's mapped NDArray comes back mapped on the same file. */
+  @Override
+  protected Object resolveObject(Object obj) {
+    return obj instanceof SharedNDArrayRef ref ? io.joblib4j.array.NDArray.map(ref.mapping()) : obj;
   }
 
   @Override

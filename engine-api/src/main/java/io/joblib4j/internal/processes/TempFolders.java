@@ -69,6 +69,14 @@ final class TempFolders {
     return Optional.empty();
   }
 
+  /** Whether {@code file} lies in a folder some joblib4j JVM made for a call (a temporary copy). */
+  static boolean inCallFolder(String file) {
+    Path parent = Path.of(file).getParent();
+    return parent != null && parent.getFileName() != null
+        && OWNED.matcher(parent.getFileName().toString()).matches()
+        && parent.getFileName().toString().contains("-call-");
+  }
+
   /** Creates a fresh folder owned by this JVM in {@code base}, readable by this user only. */
   static Path create(Path base, String what) {
     sweepOnce(base);

@@ -223,7 +223,12 @@ final class WorkerSession {
     return bytes.toByteArray();
   }
 
-  /** Writes an outcome's results array as {@link CompactValues}. */
+  /**
+   * Writes an outcome's results array as {@link CompactValues}, and a result that is the user's
+   * memory-mapped NDArray as its file region, mapped again by the parent (joblib sends a memmap
+   * back the same way). Heap arrays, and the temporary copies of the call's folder, come back as
+   * ordinary arrays.
+   */
   private static final class OutcomeOutput extends ObjectOutputStream {
     private Object[] results;
 
@@ -245,6 +250,13 @@ final class WorkerSession {
       if (obj == results) {
         results = null;
         return new CompactValues((Object[]) obj);
+      }
+      io.joblib4j.array.NDArray a = NDArrays.unwrap(obj);
+      if (a != null && a.isMapped()) {
+        io.joblib4j.array.ArrayMapping m = a.mapping().orElseThrow();
+        if (!TempFolders.inCallFolder(m.file())) {
+          return new SharedNDArrayRef(null, m);
+        }
       }
       return obj;
     }
