@@ -149,6 +149,22 @@ class JoblibRoundTripTest {
         .isInstanceOf(UnsupportedOperationException.class);
   }
 
+  @Test
+  void largeArraysChecksummedOnAHelperThreadRoundTripAndCorruptionIsStillCaught() throws Exception {
+    double[] big = new double[(10 << 20) / 8 + 3];
+    for (int i = 0; i < big.length; i++) {
+      big[i] = i;
+    }
+    Path file = dir.resolve("big.jl4j");
+    Joblib.dump(big, file);
+    assertThat((double[]) Joblib.load(file)).isEqualTo(big);
+    byte[] b = java.nio.file.Files.readAllBytes(file);
+    b[b.length / 2] ^= 1;
+    java.nio.file.Files.write(file, b);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Joblib.load(file))
+        .isInstanceOf(CorruptFileException.class).hasMessageContaining("checksum mismatch");
+  }
+
   static void assertSameValues(Map<String, Object> expected, Map<String, Object> actual) {
     assertThat(actual.keySet()).containsExactlyElementsOf(expected.keySet());
     for (String k : expected.keySet()) {

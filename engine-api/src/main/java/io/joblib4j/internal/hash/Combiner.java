@@ -17,6 +17,7 @@ final class Combiner {
   private long lo;
   private long hi;
   private final List<byte[]> digests;
+  private final long[] d = new long[2];
 
   Combiner(HashAlgorithm algorithm, int expected) {
     sum = algorithm == HashAlgorithm.XXH3_128;
@@ -25,7 +26,7 @@ final class Combiner {
 
   void add(HashSink element) {
     if (sum) {
-      long[] d = ((Xxh3Sink) element).finish128();
+      ((Xxh3Sink) element).finish128(d);
       long newLo = lo + d[0];
       hi += d[1] + (Long.compareUnsigned(newLo, lo) < 0 ? 1 : 0);
       lo = newLo;

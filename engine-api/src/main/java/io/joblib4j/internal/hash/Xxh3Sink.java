@@ -31,9 +31,10 @@ final class Xxh3Sink extends HashSink {
   private static final LongTupleHashFunction LEAF = LongTupleHashFunction.xx128(0x6a6c346a4c454146L);
   private static final boolean NATIVE_LE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
-  private final byte[] buf = new byte[BLOCK];
+  /** Grows up to BLOCK: most values (call keys) are a few dozen bytes, and a hash must not zero 64 KiB. */
+  private byte[] buf = new byte[256];
   private int n;
-  private ByteBuffer blockDigests = ByteBuffer.allocate(1024).order(ByteOrder.LITTLE_ENDIAN);
+  private ByteBuffer blockDigests = ByteBuffer.allocate(64).order(ByteOrder.LITTLE_ENDIAN);
   private long total;
   private final long[] tmp = new long[2];
 
@@ -42,6 +43,7 @@ final class Xxh3Sink extends HashSink {
     total += len;
     while (len > 0) {
       int k = Math.min(len, BLOCK - n);
+      ensure(n + k);
       System.arraycopy(b, off, buf, n, k);
       n += k;
       off += k;
@@ -55,6 +57,7 @@ final class Xxh3Sink extends HashSink {
   @Override
   void putByte(int v) {
     if (n < BLOCK - 1) {
+      ensure(n + 1);
       buf[n++] = (byte) v;
       total++;
     } else {
@@ -65,6 +68,7 @@ final class Xxh3Sink extends HashSink {
   @Override
   void putInt(int v) {
     if (n <= BLOCK - 4) {
+      ensure(n + 4);
       buf[n] = (byte) v;
       buf[n + 1] = (byte) (v >>> 8);
       buf[n + 2] = (byte) (v >>> 16);
@@ -86,6 +90,7 @@ final class Xxh3Sink extends HashSink {
       }
       if (ascii) {
         putInt(len);
+        ensure(n + len);
         for (int i = 0; i < len; i++) {
           buf[n + i] = (byte) s.charAt(i);
         }
@@ -97,6 +102,12 @@ final class Xxh3Sink extends HashSink {
     byte[] b = Wtf8.encode(s);
     putInt(b.length);
     putBytes(b, 0, b.length);
+  }
+
+  private void ensure(int size) {
+    if (size > buf.length) {
+      buf = java.util.Arrays.copyOf(buf, Math.min(BLOCK, Math.max(size, buf.length * 2)));
+    }
   }
 
   private void flushBlock() {
@@ -174,9 +185,15 @@ final class Xxh3Sink extends HashSink {
   /** The digest as {low, high} 64-bit halves. */
   long[] finish128() {
     long[] out = new long[2];
+    finish128(out);
+    return out;
+  }
+
+  /** The digest into {@code out} as {low, high}: no allocation, for the per-entry path of maps. */
+  void finish128(long[] out) {
     if (blockDigests.position() == 0) {
       XX.hashBytes(buf, 0, n, out);
-      return out;
+      return;
     }
     if (n > 0) {
       flushBlock();
@@ -186,7 +203,6 @@ final class Xxh3Sink extends HashSink {
     }
     blockDigests.putLong(total);
     BLOCKS.hashBytes(blockDigests.array(), 0, blockDigests.position(), out);
-    return out;
   }
 
   private void flushCapacity() {

@@ -6,6 +6,7 @@ import io.joblib4j.CallResult;
 import io.joblib4j.Compress;
 import io.joblib4j.CorruptFileException;
 import io.joblib4j.Joblib;
+import io.joblib4j.LoadOptions;
 import io.joblib4j.MmapMode;
 import io.joblib4j.UnsafeClassException;
 import io.joblib4j.UnsupportedFormatVersionException;
@@ -56,6 +57,7 @@ final class CachedFunction implements Serializable {
   final CallOptions options;
   private transient volatile FunctionIdentity identity;
   private transient volatile CallKeys keys;
+  private transient volatile LoadOptions[] loadOptions;
 
   CachedFunction(CacheSettings settings, Object fn, int arity, CallOptions options) {
     this.settings = settings;
@@ -221,24 +223,22 @@ final class CachedFunction implements Serializable {
           return MISS;
         }
         VerifiedOutputs.verifyOnce(store, entry, file.get());
-        loaded = Joblib.load(file.get(), settings.loadOptions(mode, allowedForResults()));
+        loaded = Joblib.load(file.get(), loadOptions(mode));
       } else {
         Optional<InputStream> in = store.open(Layout.output(entry));
         if (in.isEmpty()) {
           return MISS;
         }
         try (InputStream s = in.get()) {
-          loaded = Joblib.load(s, settings.loadOptions(null, allowedForResults()));
+          loaded = Joblib.load(SmallFirst.of(s), loadOptions(null));
         }
       }
-      if (!(loaded instanceof CachedOutput out) || !key.equals(out.key())) {
-        throw new CorruptFileException(entry, "the entry holds another call's result (foreign or moved file)");
-      }
+      Object value = CachedOutput.valueFor(loaded, key, entry);
       touch(store, entry);
       if (verbose() > 1) {
         Printer.loading(identity().name(), args, store.location() + "/" + entry, verbose());
       }
-      return out.value();
+      return value;
     } catch (UnsafeClassException e) {
       Warnings.warn(CachedFunction.class, "the cached result of " + identity().name() + " holds a class the"
           + " allow-list refuses, so it was recomputed: " + e.getMessage()
@@ -293,7 +293,7 @@ final class CachedFunction implements Serializable {
     CacheMetadata[] written = new CacheMetadata[1];
     EntryFile output = new EntryFile(Layout.OUTPUT_FILE, out -> {
       counter.writeTo(out);
-      Joblib.dump(new CachedOutput(key, value), counter, compress);
+      Joblib.dump(CachedOutput.of(key, value), counter, compress);
       counter.flush();
     });
     EntryFile metadata = new EntryFile(Layout.METADATA_FILE, out -> {
@@ -375,8 +375,12 @@ final class CachedFunction implements Serializable {
   }
 
   private void touch(Store store, String entry) {
+    java.time.Instant now = settings.clock().instant();
+    if (!AccessLog.due(settings.location(), entry, now)) {
+      return;
+    }
     try {
-      store.touch(entry, settings.clock().instant());
+      store.touch(entry, now);
     } catch (IOException | RuntimeException e) {
       // the access time only orders reduceSize; a failure to record it is not worth a warning
     }
@@ -407,6 +411,22 @@ final class CachedFunction implements Serializable {
     MmapMode m = options.mmapMode() != null ? options.mmapMode() : settings.mmapMode();
     Compress c = options.compress() != null ? options.compress() : settings.compress();
     return c.equals(Compress.none()) ? m : null;
+  }
+
+  /** Load options per mmap mode, built once: a hit must not rebuild the allow-list. */
+  private LoadOptions loadOptions(MmapMode mode) {
+    LoadOptions[] cached = loadOptions;
+    if (cached == null) {
+      cached = new LoadOptions[MmapMode.values().length + 1];
+      loadOptions = cached;
+    }
+    int slot = mode == null ? 0 : mode.ordinal() + 1;
+    LoadOptions o = cached[slot];
+    if (o == null) {
+      o = settings.loadOptions(mode, allowedForResults());
+      cached[slot] = o;
+    }
+    return o;
   }
 
   private Set<String> allowedForResults() {

@@ -45,6 +45,7 @@ public final class LocalStore implements Store {
   static final String TEMP_PREFIX = ".tmp-";
   private static final LinkOption[] NOFOLLOW = {LinkOption.NOFOLLOW_LINKS};
   private final Path root;
+  private final java.util.Set<Path> realFolders = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   public LocalStore(Path root) throws IOException {
     Path absolute = root.toAbsolutePath().normalize();
@@ -182,6 +183,7 @@ public final class LocalStore implements Store {
   @Override
   public void delete(String path) throws IOException {
     Path target = resolve(path);
+    realFolders.removeIf(f -> f.startsWith(target));
     if (target.equals(root)) {
       try (Stream<Path> children = Files.list(root)) {
         for (Path child : (Iterable<Path>) children::iterator) {
@@ -236,18 +238,30 @@ public final class LocalStore implements Store {
     return "LocalStore[" + root + "]";
   }
 
-  /** The absolute path of a checked relative path, refusing to pass through symbolic links. */
+  /**
+   * The absolute path of a checked relative path, refusing to pass through symbolic links. Folders
+   * found to be real folders are remembered (until deleted through this store), so that a cache hit
+   * does not pay an lstat per path segment; the last segment is always checked.
+   */
   private Path resolve(String path) throws IOException {
     StorePaths.check(path);
     Path p = path.isEmpty() ? root : root.resolve(path).normalize();
     if (!p.startsWith(root)) {
       throw new IllegalArgumentException("store path escapes the root: " + path);
     }
+    List<Path> checked = new ArrayList<>();
     for (Path q = p; q != null && !q.equals(root); q = q.getParent()) {
+      if (q != p && realFolders.contains(q)) {
+        break;
+      }
       if (Files.isSymbolicLink(q)) {
         throw new IOException("refusing to follow the symbolic link " + q + " inside the cache folder");
       }
+      if (q != p) {
+        checked.add(q);
+      }
     }
+    realFolders.addAll(checked);
     return p;
   }
 

@@ -61,13 +61,10 @@ final class ShelvedResult implements MemorizedResult<Object> {
           throw missing(store);
         }
         try (InputStream s = in.get()) {
-          loaded = Joblib.load(s, settings.loadOptions(null, allowed));
+          loaded = Joblib.load(SmallFirst.of(s), settings.loadOptions(null, allowed));
         }
       }
-      if (!(loaded instanceof CachedOutput out) || !out.key().equals(key)) {
-        throw new CorruptFileException(entry, "the entry holds another call's result");
-      }
-      return out.value();
+      return CachedOutput.valueFor(loaded, key, entry);
     } catch (CorruptFileException | UnsupportedFormatVersionException | ClassCastException e) {
       throw new CorruptCacheEntryException("The cache entry of " + function + " at " + store.location() + "/"
           + entry + " seems corrupted (" + e.getMessage() + "); clear() it and compute it again", e);

@@ -26,7 +26,9 @@ final class VerifiedOutputs {
   private VerifiedOutputs() {}
 
   static void verifyOnce(Store store, String entry, Path file) throws IOException {
-    String id = file + "|" + Files.size(file) + "|" + Files.getLastModifiedTime(file).toMillis();
+    java.nio.file.attribute.BasicFileAttributes attrs =
+        Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+    String id = file + "|" + attrs.size() + "|" + attrs.lastModifiedTime().toMillis();
     if (VERIFIED.contains(id)) {
       return;
     }
@@ -34,7 +36,7 @@ final class VerifiedOutputs {
     if (m == null) {
       throw new CorruptFileException(entry, "its metadata.json is missing or unreadable");
     }
-    long size = Files.size(file);
+    long size = attrs.size();
     if (m.outputBytes() != size) {
       throw new CorruptFileException(entry, "its output has " + size + " bytes, its metadata says " + m.outputBytes());
     }

@@ -242,6 +242,10 @@ final class ContainerReader {
       return a;
     }
     Object a = PrimitiveArrays.newArray(subtype, n);
+    if (length >= ChecksumPipeline.MIN_BYTES) {
+      readPipelined(a, n, size);
+      return a;
+    }
     ByteBuffer st = stage();
     int per = st.capacity() / size;
     for (int off = 0; off < n; off += per) {
@@ -256,6 +260,29 @@ final class ContainerReader {
     }
     checkTrailer();
     return a;
+  }
+
+  /** As the inline loop, with the checksum computed on a helper thread (file sources, large arrays). */
+  private void readPipelined(Object a, int n, int size) throws IOException {
+    try (ChecksumPipeline pipe = new ChecksumPipeline(src::newScratch, STAGE)) {
+      int per = STAGE / size;
+      for (int off = 0; off < n; off += per) {
+        int k = Math.min(per, n - off);
+        ByteBuffer st = pipe.take();
+        st.limit(k * size);
+        src.readFully(st);
+        st.flip();
+        pipe.submit(st);
+        if (!PrimitiveArrays.fromBytes(st, a, off, k)) {
+          throw corrupt("a boolean array holds a value other than 0 or 1");
+        }
+      }
+      tail.clear();
+      src.readFully(tail);
+      if (tail.getInt(0) != pipe.value()) {
+        throw corrupt("checksum mismatch in record #" + (sequence - 1) + " (" + length + " bytes)");
+      }
+    }
   }
 
   private ByteStorage readArrayData() throws IOException {

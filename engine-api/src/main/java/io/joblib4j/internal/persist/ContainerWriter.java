@@ -61,9 +61,24 @@ final class ContainerWriter {
 
   /** Ends the current record with its payload checksum. */
   void end() throws IOException {
+    end((int) crc.getValue());
+  }
+
+  /** Writes payload bytes whose checksum the caller computes (see {@link ChecksumPipeline}). */
+  void payloadChecksummedElsewhere(ByteBuffer b) throws IOException {
+    sink.write(b);
+  }
+
+  /** Ends the current record with a checksum the caller computed. */
+  void end(int payloadCrc) throws IOException {
     trailer.clear();
-    trailer.putInt((int) crc.getValue()).flip();
+    trailer.putInt(payloadCrc).flip();
     sink.write(trailer);
+  }
+
+  /** A pipeline whose staging buffers suit this sink. */
+  ChecksumPipeline pipeline() {
+    return new ChecksumPipeline(sink::newScratch, STAGE);
   }
 
   void objects(byte[] b, int len) throws IOException {

@@ -170,14 +170,27 @@ final class ValueEncoder {
     Long id = blobIds.get(a);
     if (id == null) {
       id = writer.beginBlob(type, bytes);
-      ByteBuffer stage = writer.stage();
-      int per = stage.capacity() / Tags.elementSize(type);
-      for (int off = 0; off < n; off += per) {
-        int k = Math.min(per, n - off);
-        PrimitiveArrays.toBytes(a, off, k, stage);
-        writer.payload(stage);
+      if (bytes >= ChecksumPipeline.MIN_BYTES) {
+        try (ChecksumPipeline pipe = writer.pipeline()) {
+          int per = (1 << 20) / Tags.elementSize(type);
+          for (int off = 0; off < n; off += per) {
+            ByteBuffer stage = pipe.take();
+            PrimitiveArrays.toBytes(a, off, Math.min(per, n - off), stage);
+            pipe.submit(stage);
+            writer.payloadChecksummedElsewhere(stage);
+          }
+          writer.end(pipe.value());
+        }
+      } else {
+        ByteBuffer stage = writer.stage();
+        int per = stage.capacity() / Tags.elementSize(type);
+        for (int off = 0; off < n; off += per) {
+          int k = Math.min(per, n - off);
+          PrimitiveArrays.toBytes(a, off, k, stage);
+          writer.payload(stage);
+        }
+        writer.end();
       }
-      writer.end();
       blobIds.put(a, id);
     }
     out.writeByte(Tags.ARRAY_BLOB);

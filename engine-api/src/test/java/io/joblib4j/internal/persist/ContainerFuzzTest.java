@@ -28,4 +28,17 @@ class ContainerFuzzTest {
       // bad input, reported as such
     }
   }
+
+  /**
+   * The same property with every checksum repaired after mutation, so that the fuzzer explores the
+   * record, allow-list and value decoders instead of stopping at the first CRC.
+   */
+  @FuzzTest(maxDuration = "2m")
+  void decodeFailsOnlyWithTypedErrors(byte[] data) {
+    try {
+      Joblib.load(new ByteArrayInputStream(Checksums.fix(data)), LIMITS);
+    } catch (JoblibException expected) {
+      // bad input, reported as such
+    }
+  }
 }
