@@ -62,11 +62,16 @@ record LaunchSpec(String java, List<String> classpath, List<String> jvmOptions, 
     return Integer.getInteger(DEPTH_PROPERTY, 0);
   }
 
-  /** The command that starts one worker, through an argument file in {@code scratch} if long. */
-  List<String> command(int threadBudget, Path socket, long token, Path scratch) throws IOException {
+  /**
+   * The command that starts one worker, through an argument file in {@code scratch} if long;
+   * {@code extra} (class-data sharing) goes before the options of this spec, so those win.
+   */
+  List<String> command(int threadBudget, Path socket, long token, Path scratch, List<String> extra)
+      throws IOException {
     List<String> args = new ArrayList<>();
     args.add("-D" + FJP_PARALLELISM + "=" + threadBudget);
     args.add("-D" + DEPTH_PROPERTY + "=" + (currentDepth() + 1));
+    args.addAll(extra);
     args.addAll(jvmOptions);
     args.add("-cp");
     args.add(String.join(File.pathSeparator, classpath));

@@ -51,6 +51,8 @@ final class WorkerHandle implements Runnable {
   /** Set (under the pool's lock) when the parent kills or retires it: its death is expected. */
   volatile boolean killed;
   volatile boolean retiring;
+  /** This worker records the class-data-sharing archive when it exits normally ({@link WorkerCds}). */
+  volatile boolean recordsCds;
 
   // pool
   State state = State.STARTING;
@@ -103,13 +105,19 @@ final class WorkerHandle implements Runnable {
   private void launch() throws IOException {
     LaunchSpec spec = pool.key().launch();
     int budget = pool.key().threadBudget();
-    ProcessBuilder pb = new ProcessBuilder(spec.command(budget, socket, token, WorkerPools.socketDir()));
+    WorkerCds.Plan cds = WorkerCds.plan(spec, token);
+    ProcessBuilder pb = new ProcessBuilder(spec.command(budget, socket, token, WorkerPools.socketDir(), cds.options()));
     Map<String, String> env = spec.environment(budget, pb.environment());
     pb.environment().clear();
     pb.environment().putAll(env);
     Process p = pb.start();
     process = p;
     pid = p.pid();
+    if (cds.records()) {
+      recordsCds = true;
+      WorkerCds.started(cds, pid);
+      p.onExit().thenAccept(x -> WorkerCds.exited(cds, x.exitValue()));
+    }
     stdout = new OutputPump(p.getInputStream(), () -> System.out, "joblib4j-worker-" + pid + "-stdout");
     stderr = new OutputPump(p.getErrorStream(), () -> System.err, "joblib4j-worker-" + pid + "-stderr");
     stdout.start();

@@ -77,7 +77,12 @@ public final class WorkerMain {
     parentGone();
   }
 
+  /** Set when the parent asked this worker to exit: it then finishes exiting even if the parent goes. */
+  static volatile boolean exitRequested;
+
   static void parentGone() {
-    Runtime.getRuntime().halt(WorkerExitCodes.PARENT_GONE);
+    if (!exitRequested) {
+      Runtime.getRuntime().halt(WorkerExitCodes.PARENT_GONE);
+    }
   }
 }

@@ -346,7 +346,10 @@ final class WorkerPool {
     all.forEach(WorkerHandle::shutdown);
   }
 
-  /** Kills every worker at once: this JVM is exiting. */
+  /**
+   * Kills every worker at once: this JVM is exiting. A worker recording the class-data-sharing
+   * archive is asked to exit instead, so that it writes the archive on its way out.
+   */
   void killAll() {
     List<WorkerHandle> all;
     synchronized (this) {
@@ -354,7 +357,13 @@ final class WorkerPool {
       all = new ArrayList<>(workers);
       all.forEach(w -> w.killed = true);
     }
-    all.forEach(WorkerHandle::kill);
+    for (WorkerHandle w : all) {
+      if (w.recordsCds && w.connected && w.state == WorkerHandle.State.IDLE) {
+        w.shutdown();
+      } else {
+        w.kill();
+      }
+    }
   }
 
   /** The pids of the live workers that have connected, for tests and diagnostics. */

@@ -55,6 +55,7 @@ final class WorkerSession {
           case Frames.RELEASE -> arrays.release(Frames.readString(in));
           case Frames.SHUTDOWN -> {
             shutdownRequested = true;
+            WorkerMain.exitRequested = true; // e.g. to write its class-data-sharing archive on the way out
             System.exit(0); // runs the tasks' shutdown hooks, as a normal JVM exit would
           }
           default -> throw new IOException("unknown frame type " + type);
