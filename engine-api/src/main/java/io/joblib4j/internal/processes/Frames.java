@@ -8,7 +8,7 @@ import java.io.StreamCorruptedException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The framed protocol between the parent and a worker JVM over one local socket. A frame is
+ * The framed protocol between the parent and a worker JVM over one loopback TCP connection. A frame is
  * {@code int length} (of what follows), {@code byte type}, then the type's body. Both sides read
  * frames strictly in order, so no frame carries a sequence number beyond the job id.
  *
@@ -97,6 +97,8 @@ final class Frames {
   /** True if {@code e} means the other side went away rather than a protocol error. */
   static boolean isDisconnect(IOException e) {
     return e instanceof EOFException || e instanceof java.nio.channels.ClosedChannelException
-        || e.getMessage() != null && (e.getMessage().contains("reset") || e.getMessage().contains("Broken pipe"));
+        || e instanceof java.net.SocketException && e.getMessage() != null
+            && (e.getMessage().contains("reset") || e.getMessage().contains("Broken pipe")
+                || e.getMessage().contains("closed"));
   }
 }

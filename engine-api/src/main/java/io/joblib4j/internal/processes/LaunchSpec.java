@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * How worker JVMs are started: this JVM's {@code java}, the worker class path, and the JVM options
@@ -63,10 +64,11 @@ record LaunchSpec(String java, List<String> classpath, List<String> jvmOptions, 
   }
 
   /**
-   * The command that starts one worker, through an argument file in {@code scratch} if long;
+   * The command that starts one worker, through an argument file in {@code scratch} if long (Linux
+   * limits one argument to 128 KiB, and a class path can be longer);
    * {@code extra} (class-data sharing) goes before the options of this spec, so those win.
    */
-  List<String> command(int threadBudget, Path socket, long token, Path scratch, List<String> extra)
+  List<String> command(int threadBudget, String host, int port, Supplier<Path> scratch, List<String> extra)
       throws IOException {
     List<String> args = new ArrayList<>();
     args.add("-D" + FJP_PARALLELISM + "=" + threadBudget);
@@ -76,15 +78,15 @@ record LaunchSpec(String java, List<String> classpath, List<String> jvmOptions, 
     args.add("-cp");
     args.add(String.join(File.pathSeparator, classpath));
     args.add(WorkerMain.class.getName());
-    args.add(socket.toString());
-    args.add(Long.toString(token));
+    args.add(host);
+    args.add(Integer.toString(port));
     List<String> command = new ArrayList<>();
     command.add(java);
     int chars = args.stream().mapToInt(String::length).sum();
     if (chars <= MAX_COMMAND_CHARS) {
       command.addAll(args);
     } else {
-      Path argFile = scratch.resolve("args-" + Long.toHexString(token));
+      Path argFile = Files.createTempFile(scratch.get(), "args-", "");
       StringBuilder sb = new StringBuilder();
       for (String a : args) {
         sb.append('"').append(a.replace("\\", "\\\\").replace("\"", "\\\"")).append("\"\n");

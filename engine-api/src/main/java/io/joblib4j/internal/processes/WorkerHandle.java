@@ -4,13 +4,11 @@ import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.StreamCorruptedException;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.ByteBuffer;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -20,11 +18,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The parent's side of one worker JVM, and the thread that owns it from start to death: it binds a
- * private socket, starts the process, accepts its connection, then reads its frames until the
- * connection ends, and finally works out how the worker died ({@link CrashDiagnosis}) and tells
- * the pool. Death is noticed at once whatever the cause — the kernel closes a dead process's
- * socket — so nothing waits on a worker that is gone.
+ * The parent's side of one worker JVM, and the thread that owns it from start to death: it opens
+ * a loopback port of its own, starts the process, accepts its connection, then reads its frames
+ * until the connection ends, and finally works out how the worker died ({@link CrashDiagnosis})
+ * and tells the pool. Death is noticed at once whatever the cause — the kernel closes a dead
+ * process's socket — so nothing waits on a worker that is gone.
+ *
+ * <p>TCP on the loopback interface rather than a Unix socket: a JVM opening its first Unix socket
+ * initializes {@code SecureRandom} and the security providers, which costs a new worker about 50
+ * ms of CPU before it can say hello. The loopback port is open to every local user, so the worker
+ * proves itself with a random token it got through its environment.
  *
  * <p>Fields marked "pool" are guarded by the owning {@link WorkerPool}'s lock.
  */
@@ -38,9 +41,9 @@ final class WorkerHandle implements Runnable {
   private final Thread thread;
   private final Object writeLock = new Object();
   private volatile Process process;
-  private volatile ServerSocketChannel server;
-  private volatile SocketChannel channel;
-  private volatile Path socket;
+  private volatile ServerSocket server;
+  private volatile Socket socket;
+  private volatile OutputStream out;
   private volatile OutputPump stdout;
   private volatile OutputPump stderr;
   private volatile IOException startError;
@@ -77,15 +80,10 @@ final class WorkerHandle implements Runnable {
   @Override
   public void run() {
     try {
-      socket = WorkerPools.socketDir().resolve("w" + Long.toHexString(token) + ".sock");
-      server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
-      server.bind(UnixDomainSocketAddress.of(socket));
+      server = new ServerSocket(0, 4, InetAddress.getLoopbackAddress());
+      server.setSoTimeout((int) Math.min(Integer.MAX_VALUE, pool.key().startTimeout().toMillis()));
       launch();
-      SocketChannel ch = server.accept();
-      channel = ch;
-      closeServer();
-      DataInputStream in = new DataInputStream(new BufferedInputStream(ChannelStreams.in(ch), 1 << 16));
-      readHello(in);
+      DataInputStream in = acceptWorker();
       connected = true;
       pool.workerConnected(this);
       readFrames(in);
@@ -106,10 +104,13 @@ final class WorkerHandle implements Runnable {
     LaunchSpec spec = pool.key().launch();
     int budget = pool.key().threadBudget();
     WorkerCds.Plan cds = WorkerCds.plan(spec, token);
-    ProcessBuilder pb = new ProcessBuilder(spec.command(budget, socket, token, WorkerPools.socketDir(), cds.options()));
+    ProcessBuilder pb = new ProcessBuilder(spec.command(budget, server.getInetAddress().getHostAddress(),
+        server.getLocalPort(), WorkerPools::scratchDir, cds.options()));
     Map<String, String> env = spec.environment(budget, pb.environment());
     pb.environment().clear();
     pb.environment().putAll(env);
+    // in the environment, which only this user can read, not on the command line, which anyone can
+    pb.environment().put(WorkerMain.TOKEN_VARIABLE, Long.toString(token));
     Process p = pb.start();
     process = p;
     pid = p.pid();
@@ -122,25 +123,53 @@ final class WorkerHandle implements Runnable {
     stderr = new OutputPump(p.getErrorStream(), () -> System.err, "joblib4j-worker-" + pid + "-stderr");
     stdout.start();
     stderr.start();
-    // a worker that dies or hangs before it connects must not leave accept() waiting forever
+    // a worker that dies before it connects must not leave accept() waiting for the start timeout
     p.onExit().thenRun(this::closeServerIfNotConnected);
-    WorkerPools.schedule(this::closeServerIfNotConnected, pool.key().startTimeout().toMillis());
     if (killed) {
       p.destroyForcibly();
     }
   }
 
-  private void readHello(DataInputStream in) throws IOException {
+  /**
+   * Accepts the worker's connection: the first one that says HELLO with this worker's token.
+   * Anyone on this machine can connect to a loopback port, so a connection without the token is
+   * dropped, and one that says nothing is given a few seconds.
+   */
+  private DataInputStream acceptWorker() throws IOException {
+    while (true) {
+      Socket s = server.accept();
+      try {
+        s.setTcpNoDelay(true); // frames are small and a reply waits for each: no Nagle delays
+        s.setSoTimeout(5000);
+        DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 1 << 16));
+        if (readHello(in)) {
+          s.setSoTimeout(0);
+          socket = s;
+          out = s.getOutputStream();
+          closeServer();
+          return in;
+        }
+      } catch (IOException e) {
+        LOG.debug("dropped a connection that was not worker {}'s", Long.toHexString(token), e);
+      }
+      s.close();
+    }
+  }
+
+  /** Reads HELLO; false if the connection does not carry this worker's token. */
+  private boolean readHello(DataInputStream in) throws IOException {
     if (Frames.readType(in) != Frames.HELLO) {
-      throw new StreamCorruptedException("the worker did not start with HELLO");
+      return false;
     }
     long t = in.readLong();
     long reportedPid = in.readLong();
-    maxHeap = in.readLong();
+    long heap = in.readLong();
     if (t != token) {
-      throw new StreamCorruptedException("a process connected with the wrong token");
+      return false;
     }
     pid = reportedPid;
+    maxHeap = heap;
+    return true;
   }
 
   private void readFrames(DataInputStream in) throws IOException {
@@ -173,31 +202,37 @@ final class WorkerHandle implements Runnable {
   void send(Job job, byte[] init) throws IOException {
     byte[] b = job.bytes();
     ByteBuffer head = ByteBuffer.allocate(4 + 1 + 8 + 4);
-    head.putInt(1 + 8 + 4 + init.length + 4 + b.length).put(Frames.BATCH).putLong(job.id()).putInt(init.length).flip();
-    ByteBuffer mid = ByteBuffer.allocate(4).putInt(b.length).flip();
-    write(head, ByteBuffer.wrap(init), mid, ByteBuffer.wrap(b));
+    head.putInt(1 + 8 + 4 + init.length + 4 + b.length).put(Frames.BATCH).putLong(job.id()).putInt(init.length);
+    byte[] mid = ByteBuffer.allocate(4).putInt(b.length).array();
+    write(head.array(), init, mid, b);
   }
 
   void sendRelease(String callId) throws IOException {
     byte[] id = Frames.utf8(callId);
-    ByteBuffer head = ByteBuffer.allocate(4 + 1 + 4);
-    head.putInt(1 + 4 + id.length).put(Frames.RELEASE).putInt(id.length).flip();
-    write(head, ByteBuffer.wrap(id));
+    write(ByteBuffer.allocate(4 + 1 + 4).putInt(1 + 4 + id.length).put(Frames.RELEASE).putInt(id.length).array(), id);
   }
 
-  private void write(ByteBuffer... buffers) throws IOException {
-    SocketChannel ch = channel;
-    if (ch == null) {
+  private void write(byte[]... parts) throws IOException {
+    OutputStream o = out;
+    if (o == null) {
       throw new IOException("worker " + name() + " is not connected");
     }
-    long total = 0;
-    for (ByteBuffer b : buffers) {
-      total += b.remaining();
-    }
     synchronized (writeLock) {
-      while (total > 0) {
-        total -= ch.write(buffers);
+      if (parts.length > 1 && parts[0].length + parts[1].length < 512) {
+        // header and a short body in one segment
+        byte[] first = new byte[parts[0].length + parts[1].length];
+        System.arraycopy(parts[0], 0, first, 0, parts[0].length);
+        System.arraycopy(parts[1], 0, first, parts[0].length, parts[1].length);
+        o.write(first);
+        for (int i = 2; i < parts.length; i++) {
+          o.write(parts[i]);
+        }
+      } else {
+        for (byte[] p : parts) {
+          o.write(p);
+        }
       }
+      o.flush();
     }
   }
 
@@ -212,13 +247,12 @@ final class WorkerHandle implements Runnable {
 
   /** Asks the worker to exit, and kills it if it has not after a few seconds. */
   void shutdown() {
-    if (channel == null) {
+    if (out == null) {
       kill();
       return;
     }
     try {
-      ByteBuffer f = ByteBuffer.allocate(5).putInt(1).put(Frames.SHUTDOWN).flip();
-      write(f);
+      write(ByteBuffer.allocate(5).putInt(1).put(Frames.SHUTDOWN).array());
       WorkerPools.schedule(this::kill, 10_000);
     } catch (IOException e) {
       kill();
@@ -231,13 +265,13 @@ final class WorkerHandle implements Runnable {
   }
 
   private void closeServerIfNotConnected() {
-    if (channel == null) {
+    if (socket == null) {
       closeServer();
     }
   }
 
   private void closeServer() {
-    ServerSocketChannel s = server;
+    ServerSocket s = server;
     if (s != null) {
       try {
         s.close();
@@ -245,21 +279,13 @@ final class WorkerHandle implements Runnable {
         // nothing to do
       }
     }
-    Path p = socket;
-    if (p != null) {
-      try {
-        Files.deleteIfExists(p);
-      } catch (IOException e) {
-        LOG.debug("cannot delete {}", p, e);
-      }
-    }
   }
 
   private void died() {
-    SocketChannel ch = channel;
-    if (ch != null) {
+    Socket s = socket;
+    if (s != null) {
       try {
-        ch.close();
+        s.close();
       } catch (IOException e) {
         // already gone
       }

@@ -2,13 +2,13 @@ package io.joblib4j.internal.processes;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
-import java.nio.channels.SocketChannel;
+import java.net.InetAddress;
+import java.net.Socket;
 
 /**
- * The main class of a worker JVM of the {@code processes} backend. Arguments: the parent's socket
- * path and the token that identifies this worker to it.
+ * The main class of a worker JVM of the {@code processes} backend. Arguments: the loopback address
+ * and port of the parent; the token that identifies this worker to it comes in {@link
+ * #TOKEN_VARIABLE}.
  *
  * <p>The worker connects, says hello, and serves batches until told to shut down. It exits as soon
  * as the parent is gone, however the parent ended (even {@code kill -9}): its stdin is a pipe from
@@ -20,21 +20,25 @@ import java.nio.channels.SocketChannel;
 public final class WorkerMain {
   private WorkerMain() {}
 
+  /** The environment variable that carries the worker's token. */
+  static final String TOKEN_VARIABLE = "JOBLIB4J_WORKER_TOKEN";
+
   public static void main(String[] args) {
-    if (args.length != 2) {
-      System.err.println("joblib4j worker: expected <socket path> <token>; this class is started by"
-          + " the processes backend, not by hand");
+    String token = System.getenv(TOKEN_VARIABLE);
+    if (args.length != 2 || token == null) {
+      System.err.println("joblib4j worker: expected <host> <port> and " + TOKEN_VARIABLE + "; this class is"
+          + " started by the processes backend, not by hand");
       Runtime.getRuntime().halt(WorkerExitCodes.PROTOCOL_ERROR);
     }
     watchParent();
     WorkerSession session;
     try {
-      SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
-      ch.connect(UnixDomainSocketAddress.of(args[0]));
-      session = new WorkerSession(ch);
-      session.hello(Long.parseLong(args[1]));
+      Socket socket = new Socket(InetAddress.getByName(args[0]), Integer.parseInt(args[1]));
+      socket.setTcpNoDelay(true);
+      session = new WorkerSession(socket);
+      session.hello(Long.parseLong(token));
     } catch (IOException | RuntimeException e) {
-      System.err.println("joblib4j worker: cannot connect to the parent at " + args[0] + ": " + e);
+      System.err.println("joblib4j worker: cannot connect to the parent at " + args[0] + ":" + args[1] + ": " + e);
       Runtime.getRuntime().halt(WorkerExitCodes.PROTOCOL_ERROR);
       return;
     }

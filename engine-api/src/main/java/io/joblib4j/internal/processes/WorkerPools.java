@@ -33,7 +33,7 @@ final class WorkerPools {
     return t;
   });
   private static final long REAP_PERIOD_MILLIS = 500;
-  private static volatile Path socketDir;
+  private static volatile Path scratchDir;
   private static boolean started;
 
   private WorkerPools() {}
@@ -89,24 +89,19 @@ final class WorkerPools {
     pool.shutdown();
   }
 
-  /** The folder of this JVM's worker sockets (short: Unix socket paths are limited to ~100 bytes). */
-  static Path socketDir() {
-    Path d = socketDir;
+  /** This JVM's folder for worker argument files (long command lines). */
+  static Path scratchDir() {
+    Path d = scratchDir;
     if (d == null) {
       synchronized (WorkerPools.class) {
-        d = socketDir;
+        d = scratchDir;
         if (d == null) {
-          d = TempFolders.create(socketBase(), "ipc");
-          socketDir = d;
+          d = TempFolders.create(Path.of(System.getProperty("java.io.tmpdir")), "scratch");
+          scratchDir = d;
         }
       }
     }
     return d;
-  }
-
-  private static Path socketBase() {
-    Path base = Path.of(System.getProperty("java.io.tmpdir"));
-    return base.toAbsolutePath().toString().length() > 40 ? Path.of("/tmp") : base;
   }
 
   static void schedule(Runnable r, long delayMillis) {
@@ -122,7 +117,7 @@ final class WorkerPools {
     // what JVMs killed -9 left behind, swept off the path of the first call
     TIMER.execute(() -> {
       TempFolders.sweepOnce(TempFolders.baseFor(null));
-      TempFolders.sweepOnce(socketBase());
+      TempFolders.sweepOnce(Path.of(System.getProperty("java.io.tmpdir")));
     });
     Runtime.getRuntime().addShutdownHook(new Thread(WorkerPools::exiting, "joblib4j-processes-exit"));
   }
@@ -147,7 +142,7 @@ final class WorkerPools {
       p.killAll();
     }
     CallFolder.closeAll();
-    TempFolders.deleteTree(socketDir);
+    TempFolders.deleteTree(scratchDir);
   }
 
   /** Shuts every pool down and waits for the workers to exit; for tests. */

@@ -11,7 +11,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
-import java.nio.channels.SocketChannel;
+import java.net.Socket;
 import java.util.Map;
 
 /**
@@ -20,7 +20,7 @@ import java.util.Map;
  * time, on the main thread; a {@link ProgressReporter} thread sends progress while it runs.
  */
 final class WorkerSession {
-  private final SocketChannel channel;
+  private final Socket socket;
   private final DataInputStream in;
   private final DataOutputStream out;
   private final ProgressReporter progress;
@@ -28,10 +28,10 @@ final class WorkerSession {
   private final String name = "process " + ProcessHandle.current().pid();
   private volatile boolean shutdownRequested;
 
-  WorkerSession(SocketChannel channel) {
-    this.channel = channel;
-    this.in = new DataInputStream(new BufferedInputStream(ChannelStreams.in(channel), 1 << 16));
-    this.out = new DataOutputStream(new BufferedOutputStream(ChannelStreams.out(channel), 1 << 16));
+  WorkerSession(Socket socket) throws IOException {
+    this.socket = socket;
+    this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
+    this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
     this.progress = new ProgressReporter(out);
   }
 
@@ -183,7 +183,7 @@ final class WorkerSession {
    * asked for the shutdown.
    */
   void exiting() {
-    if (shutdownRequested || !channel.isOpen()) {
+    if (shutdownRequested || socket.isClosed()) {
       return;
     }
     byte[] note = Frames.utf8(exitCaller());

@@ -5,7 +5,7 @@
  * WorkerPool} (shared through {@code WorkerPools} by backends with equal settings), each worker
  * owned by one {@code WorkerHandle} thread from launch to death. Worker side: {@link
  * io.joblib4j.internal.processes.WorkerMain} and {@code WorkerSession}. Between them: the framed
- * protocol of {@code Frames} over a Unix domain socket, Java serialization of the core's batches,
+ * protocol of {@code Frames} over a loopback TCP connection, Java serialization of the core's batches,
  * and large primitive arrays passed as files in {@code /dev/shm} ({@code CallFolder}). How a worker
  * died is worked out by {@code CrashDiagnosis}.
  */

@@ -72,7 +72,7 @@ class SoakIT {
       long files = 0;
       for (Path base : List.of(TempFolders.baseFor(null), Path.of(System.getProperty("java.io.tmpdir")))) {
         try (Stream<Path> s = Files.walk(base, 3)) {
-          files += s.filter(f -> f.toString().contains(TempFolders.ownPrefix()) && !f.toString().endsWith("-ipc")).count();
+          files += s.filter(f -> f.toString().contains(TempFolders.ownPrefix()) && !f.toString().endsWith("-scratch")).count();
         } catch (IOException | java.io.UncheckedIOException e) {
           // a folder of someone else vanished during the walk
         }

@@ -43,8 +43,9 @@ class WorkerCdsIT {
     List<String> cp = jarClasspath();
     assertThat(run(cp, "exit")).contains("-XX:ArchiveClassesAtExit=");
     // the parent was gone before the worker finished writing: nobody published the recording
-    awaitNoWorkers();
+    awaitRecorderGone();
     assertThat(archives()).isEmpty();
+    assertThat(cacheFiles("glob:**.tmp")).as("the recording it left").hasSize(1);
     assertThat(run(cp, "exit")).doesNotContain("SharedArchiveFile"); // this JVM adopts it meanwhile
     long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (archives().isEmpty() && System.nanoTime() < until) {
@@ -110,13 +111,12 @@ class WorkerCdsIT {
     }
   }
 
-  private static void awaitNoWorkers() throws InterruptedException {
-    long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (ProcessHandle.allProcesses().anyMatch(h -> h.info().commandLine().orElse("").contains("ArchiveClassesAtExit")
-        && h.info().commandLine().orElse("").contains(WorkerMain.class.getName()))
-        && System.nanoTime() < until) {
-      Thread.sleep(100);
-    }
+  /** Waits for the worker named in the recording's lock to exit. */
+  private void awaitRecorderGone() throws Exception {
+    List<Path> locks = cacheFiles("glob:**.lock");
+    assertThat(locks).hasSize(1);
+    long pid = Long.parseLong(Files.readString(locks.get(0)).split("\n")[0].trim());
+    assertThat(Workers.awaitExit(pid, Duration.ofSeconds(60))).as("the recording worker %d exits", pid).isTrue();
   }
 
   /** This JVM's class path as jars only: the manifest jar's entries minus folders, plus a jar of the test class. */
