@@ -1,0 +1,138 @@
+package io.joblib4j.spark.internal;
+
+import io.joblib4j.internal.Warnings;
+import io.joblib4j.spi.BackendCall;
+import io.joblib4j.spi.CallSpec;
+import java.io.IOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.util.LongAccumulator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What {@code io.joblib4j.spark.SparkBackend} does, kept out of the public package: sizing calls
+ * to the cluster's task slots, and starting each call as one Spark job of pulling workers.
+ */
+public final class SparkEngine implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(SparkEngine.class);
+
+  private final SparkContext sc;
+  private final JavaSparkContext jsc;
+  private final SparkJoblibConf conf;
+  private final Set<SparkCall> calls = ConcurrentHashMap.newKeySet();
+  private boolean closed;
+
+  /** @param options backend options ({@code driver.port}, ...), over the {@code spark.joblib.*} settings */
+  public SparkEngine(SparkContext sc, Map<String, Object> options) {
+    this.sc = sc;
+    this.jsc = JavaSparkContext.fromSparkContext(sc);
+    this.conf = SparkJoblibConf.from(sc.getConf(), options);
+  }
+
+  /** The SparkContext of the active session (Spark Connect refused), for {@code backend("spark")}. */
+  public static SparkContext currentContext() {
+    return SparkSessions.current();
+  }
+
+  public SparkContext sparkContext() {
+    return sc;
+  }
+
+  /** Task slots now; with no executor yet (dynamic allocation), a starting size Spark scales up to. */
+  public int capacity() {
+    int live = TaskSlots.live(sc);
+    if (live > 0) {
+      return live;
+    }
+    int start = TaskSlots.startingSize(sc);
+    LOG.info("joblib4j: Spark has no executor yet; starting {} workers and letting Spark add executors", start);
+    return start;
+  }
+
+  /** joblib's rule for negatives; a positive count beyond the live slots is allowed, with a warning. */
+  public int effectiveNJobs(int nJobs) {
+    if (nJobs == 0) {
+      throw new IllegalArgumentException("nJobs == 0 has no meaning");
+    }
+    if (nJobs < 0) {
+      return Math.max(capacity() + 1 + nJobs, 1);
+    }
+    int live = TaskSlots.live(sc);
+    if (nJobs > live) {
+      Warnings.warn(SparkEngine.class, "nJobs(" + nJobs + ") asks for more workers than the " + live
+          + " task slots Spark has now (executor cores / spark.task.cpus): the extra workers wait for"
+          + " a free slot, or for dynamic allocation to add executors. nJobs(-1) uses exactly the"
+          + " slots there are.");
+    }
+    return nJobs;
+  }
+
+  public BackendCall startCall(CallSpec spec) {
+    if (sc.isStopped()) {
+      throw new IllegalStateException("the SparkContext of this spark backend was stopped; build a new"
+          + " SparkBackend on a running SparkSession");
+    }
+    DriverChannel ch = channel();
+    ArgumentSharing sharing = new ArgumentSharing(spec.maxNbytes(), ArgumentSharing.BY_CONTENT,
+        value -> jsc.broadcast((Object) new BroadcastHolder(value)));
+    SparkCall[] self = new SparkCall[1];
+    SparkCall call = new SparkCall(jsc, spec, ch, conf, sharing, () -> calls.remove(self[0]));
+    self[0] = call;
+    byte[] initializer = null;
+    String digest = null;
+    if (spec.initializer() != null) {
+      try {
+        initializer = JavaSerialization.serialize(spec.initializer());
+      } catch (IOException e) {
+        throw new IllegalArgumentException("the worker initializer cannot be sent to Spark executors: "
+            + e + ". It must be Serializable, as must every value it captures.", e);
+      }
+      digest = sha256(initializer);
+    }
+    LongAccumulator done = sc.longAccumulator("joblib4j tasks done: " + spec.description());
+    ExecutorWorker worker = new ExecutorWorker(ch.host(), ch.port(), spec.callId(), call.token(),
+        initializer, digest, conf.maxResultBytes(), done);
+    calls.add(call);
+    call.start(worker, "joblib4j Parallel: " + spec.description() + " (" + spec.nJobs()
+        + " workers, " + spec.callId() + ")");
+    return call;
+  }
+
+  private synchronized DriverChannel channel() {
+    if (closed) {
+      throw new IllegalStateException("this spark backend is closed; build a new one");
+    }
+    return DriverChannel.forContext(sc, conf);
+  }
+
+  /**
+   * Cancels calls still running. The listening socket is shared by every backend on the same
+   * SparkContext and closes when the application ends, so a {@code Parallel} that is never
+   * closed (a notebook cell) leaves nothing behind; Spark itself keeps running.
+   */
+  @Override
+  public void close() {
+    synchronized (this) {
+      closed = true;
+    }
+    for (SparkCall c : calls) {
+      c.cancel();
+      c.close();
+    }
+  }
+
+  private static String sha256(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("the JDK lacks SHA-256", e);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package io.joblib4j.spark.internal;
+
+import org.apache.spark.SparkContext;
+import org.apache.spark.sql.SparkSession;
+import scala.Option;
+
+/**
+ * Finds the SparkContext a {@code backend("spark")} call runs on — the active or default
+ * SparkSession's, or the running SparkContext (spark-submit, spark-shell, a notebook) — and
+ * refuses Spark Connect, which offers no SparkContext and no RDDs.
+ */
+public final class SparkSessions {
+  static final String CONNECT_REFUSAL = "joblib4j's spark backend runs tasks as RDD partitions on"
+      + " executors, so it needs a classic SparkSession with a SparkContext; %s is Spark Connect,"
+      + " which has neither. Run the driver on the cluster instead (spark-submit, spark-shell, or a"
+      + " notebook on a dedicated / single-user cluster), or use backend(\"threads\") for local work.";
+
+  private SparkSessions() {}
+
+  /** The SparkContext of the session or context in use, creating one only if spark-submit configured it. */
+  static SparkContext current() {
+    refuseConnectConfiguration();
+    SparkContext sc = fromActiveSession();
+    if (sc != null) {
+      return sc;
+    }
+    try {
+      // the running context, or one made from spark-submit's system properties (spark.master, ...)
+      return SparkContext.getOrCreate();
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("backend(\"spark\") found no running SparkSession or SparkContext"
+          + " and could not create one (" + e.getMessage() + "). Start Spark first, e.g."
+          + " SparkSession.builder().master(\"local[*]\").getOrCreate(), or run under spark-submit;"
+          + " or pass the session explicitly: backend(new SparkBackend(spark)).", e);
+    }
+  }
+
+  /** The SparkContext behind {@code session}; Spark Connect is refused with a clear message. */
+  public static SparkContext contextOf(SparkSession session) {
+    if (!(session instanceof org.apache.spark.sql.classic.SparkSession classic)) {
+      throw new UnsupportedOperationException(String.format(CONNECT_REFUSAL,
+          "this session (" + session.getClass().getName() + ")"));
+    }
+    return classic.sparkContext();
+  }
+
+  private static SparkContext fromActiveSession() {
+    try {
+      Option<SparkSession> s = SparkSession.getActiveSession();
+      if (s.isEmpty()) {
+        s = SparkSession.getDefaultSession();
+      }
+      return s.isEmpty() ? null : contextOf(s.get());
+    } catch (NoClassDefFoundError noSparkSql) {
+      return null; // spark-core alone: there can be no session, only a context
+    }
+  }
+
+  /** Spark Connect is chosen by SPARK_REMOTE, spark.remote or spark.api.mode=connect. */
+  static void refuseConnectConfiguration() {
+    String remote = System.getenv("SPARK_REMOTE");
+    String where = remote != null && !remote.isBlank() ? "SPARK_REMOTE=" + remote : null;
+    if (where == null && System.getProperty("spark.remote") != null) {
+      where = "spark.remote=" + System.getProperty("spark.remote");
+    }
+    if (where == null && "connect".equalsIgnoreCase(System.getProperty("spark.api.mode", "").trim())) {
+      where = "spark.api.mode=connect";
+    }
+    if (where != null) {
+      throw new UnsupportedOperationException(String.format(CONNECT_REFUSAL, "the configured session ("
+          + where + ")"));
+    }
+  }
+}

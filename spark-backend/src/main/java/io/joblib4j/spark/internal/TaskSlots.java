@@ -1,0 +1,52 @@
+package io.joblib4j.spark.internal;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext;
+
+/**
+ * How many tasks Spark can run at once right now, from public APIs only: executor cores divided
+ * by {@code spark.task.cpus}. Under dynamic allocation this changes as executors come and go; with
+ * no executor yet it is 0, and the caller picks a starting size and lets Spark scale up.
+ */
+final class TaskSlots {
+  private static final Pattern LOCAL = Pattern.compile("local(?:\\[(\\*|\\d+)(?:,\\s*\\d+)?])?");
+
+  private TaskSlots() {}
+
+  /** The task slots of the executors registered now; 0 when there are none. */
+  static int live(SparkContext sc) {
+    SparkConf conf = sc.getConf();
+    int taskCpus = Math.max(1, conf.getInt("spark.task.cpus", 1));
+    return cores(sc) / taskCpus;
+  }
+
+  private static int cores(SparkContext sc) {
+    SparkConf conf = sc.getConf();
+    Matcher local = LOCAL.matcher(sc.master().trim());
+    if (local.matches()) {
+      String n = local.group(1);
+      return n == null ? 1 : n.equals("*") ? Runtime.getRuntime().availableProcessors() : Integer.parseInt(n);
+    }
+    // the driver's block manager is listed beside the executors'
+    int executors = sc.statusTracker().getExecutorInfos().length - 1;
+    if (executors <= 0) {
+      return 0;
+    }
+    if (conf.contains("spark.executor.cores")) {
+      return executors * conf.getInt("spark.executor.cores", 1);
+    }
+    if (!conf.contains("spark.default.parallelism")) {
+      // then Spark's default parallelism is the executors' total core count (at least 2)
+      return Math.max(sc.defaultParallelism(), executors);
+    }
+    return executors; // one core each is all the public API can tell
+  }
+
+  /** The number of workers for {@code nJobs=-1} when no executor is registered yet. */
+  static int startingSize(SparkContext sc) {
+    int taskCpus = Math.max(1, sc.getConf().getInt("spark.task.cpus", 1));
+    return Math.max(1, sc.defaultParallelism() / taskCpus);
+  }
+}

@@ -1,0 +1,77 @@
+package io.joblib4j.spark;
+
+import static io.joblib4j.Delayed.delayed;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.joblib4j.Parallel;
+import io.joblib4j.ProgressListener;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.IntStream;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobStart;
+import org.junit.jupiter.api.Test;
+
+/** What the Spark UI and progress listeners see of a call. */
+class SparkVisibilityTest extends OnLocalSpark {
+
+  static double score(int fold) {
+    return fold * 0.5;
+  }
+
+  @Test
+  void theJobIsNamedForTheFunctionAndTheCallersJobGroupSurvives() throws Exception {
+    List<String> descriptions = new CopyOnWriteArrayList<>();
+    List<String> groups = new CopyOnWriteArrayList<>();
+    SparkListener listener = new SparkListener() {
+      @Override
+      public void onJobStart(SparkListenerJobStart start) {
+        descriptions.add(start.properties().getProperty("spark.job.description"));
+        groups.add(start.properties().getProperty("spark.jobGroup.id"));
+      }
+    };
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    jsc.sc().addSparkListener(listener);
+    jsc.setJobGroup("my-notebook-cell", "the user's own group", false);
+    try (Parallel p = Parallel.builder().backend(spark).nJobs(2).build()) {
+      p.map(SparkVisibilityTest::score, List.of(1, 2, 3));
+    } finally {
+      waitUntil(() -> !descriptions.isEmpty());
+      jsc.sc().removeSparkListener(listener);
+    }
+    assertThat(descriptions).anyMatch(d -> d.startsWith("joblib4j Parallel: SparkVisibilityTest.score (2 workers"));
+    assertThat(groups).anyMatch(g -> g.startsWith("joblib4j-"));
+    assertThat(jsc.getLocalProperty("spark.jobGroup.id")).isEqualTo("my-notebook-cell");
+    jsc.clearJobGroup();
+  }
+
+  @Test
+  void progressListenersHearOfEveryBatchAndTheEnd() {
+    List<ProgressListener.Progress> seen = new CopyOnWriteArrayList<>();
+    ProgressListener listener = new ProgressListener() {
+      @Override
+      public void progressed(CallInfo call, Progress progress) {
+        seen.add(progress);
+      }
+
+      @Override
+      public void finished(CallInfo call, Progress progress, Throwable failure) {
+        seen.add(progress);
+      }
+    };
+    try (Parallel p = Parallel.builder().backend(spark).nJobs(2).batchSize(1).progress(listener).build()) {
+      p.run(IntStream.range(0, 6).mapToObj(i -> delayed(() -> i)));
+    }
+    assertThat(seen).anyMatch(s -> s.completedTasks() > 0 && s.completedTasks() < 6);
+    assertThat(seen.get(seen.size() - 1).completedTasks()).isEqualTo(6);
+    assertThat(seen.get(seen.size() - 1).complete()).isTrue();
+  }
+
+  private static void waitUntil(java.util.function.BooleanSupplier c) throws InterruptedException {
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (!c.getAsBoolean() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+  }
+}
