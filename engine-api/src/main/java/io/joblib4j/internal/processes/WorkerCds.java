@@ -1,0 +1,283 @@
+package io.joblib4j.internal.processes;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A class-data-sharing archive of the worker's classes, so that worker JVMs start with their
+ * classes already parsed and verified: about a fifth less CPU to a worker's first result, and the
+ * first call of a {@code Parallel} waits for worker starts.
+ *
+ * <p>One worker per launch spec and machine records the archive when it exits normally ({@code
+ * -XX:ArchiveClassesAtExit}, JDK 13+); later workers use it ({@code -XX:SharedArchiveFile}). The
+ * recording worker is asked to shut down, not killed, when this JVM exits. An archive it left
+ * behind unrenamed (this JVM was gone by then) is adopted by the next JVM once a trial start with
+ * {@code -Xshare:on} proves it valid. Archives live in {@code <java.io.tmpdir>/joblib4j-cds-<user>},
+ * keyed by the JDK, the class path (each jar's size and time) and the JVM options.
+ *
+ * <p>The JDK can only archive class paths of jar files, so a class path with a folder (an IDE, a
+ * test run from target/classes) gets no archive. {@code -Djoblib4j.processes.cds=false}, or any CDS
+ * option of the user's, turns this off.
+ */
+final class WorkerCds {
+  private static final Logger LOG = LoggerFactory.getLogger(WorkerCds.class);
+  private static final List<String> QUIET = List.of("-Xlog:cds=off", "-Xlog:cds+dynamic=off");
+  private static final Duration STALE = Duration.ofMinutes(10);
+  private static final Map<LaunchSpec, Optional<String>> KEYS = new ConcurrentHashMap<>();
+  private static final Set<String> ADOPTING = ConcurrentHashMap.newKeySet();
+
+  /**
+   * What one worker does about the archive.
+   *
+   * @param options the JVM options to add
+   * @param recording the file the worker records into, or null
+   * @param archive the archive to publish the recording as, or null
+   * @param lock the lock that says a recording is under way, or null
+   */
+  record Plan(List<String> options, Path recording, Path archive, Path lock) {
+    static final Plan NONE = new Plan(List.of(), null, null, null);
+
+    boolean records() {
+      return recording != null;
+    }
+  }
+
+  private WorkerCds() {}
+
+  static Plan plan(LaunchSpec spec, long token) {
+    Optional<String> key = KEYS.computeIfAbsent(spec, WorkerCds::key);
+    if (key.isEmpty()) {
+      return Plan.NONE;
+    }
+    try {
+      Path dir = cacheDir();
+      Path archive = dir.resolve(key.get() + ".jsa");
+      if (Files.isRegularFile(archive)) {
+        return new Plan(concat(List.of("-XX:SharedArchiveFile=" + archive), QUIET), null, null, null);
+      }
+      Path lock = dir.resolve(key.get() + ".lock");
+      if (!claim(lock, spec, archive)) {
+        return Plan.NONE;
+      }
+      Path recording = dir.resolve(key.get() + "-" + Long.toHexString(token) + ".tmp");
+      return new Plan(concat(List.of("-XX:ArchiveClassesAtExit=" + recording), QUIET), recording, archive, lock);
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("no class-data-sharing archive for workers", e);
+      return Plan.NONE;
+    }
+  }
+
+  /** The recording worker started: its pid goes into the lock, so that others know when it is gone. */
+  static void started(Plan plan, long pid) {
+    if (plan.records()) {
+      try {
+        Files.writeString(plan.lock(), pid + "\n" + plan.recording().getFileName());
+      } catch (IOException e) {
+        LOG.debug("cannot write {}", plan.lock(), e);
+      }
+    }
+  }
+
+  /** The recording worker exited: publishes its archive if it wrote one. */
+  static void exited(Plan plan, int exitCode) {
+    if (!plan.records()) {
+      return;
+    }
+    try {
+      if (exitCode == 0 && Files.isRegularFile(plan.recording()) && Files.size(plan.recording()) > 0) {
+        Files.move(plan.recording(), plan.archive(), StandardCopyOption.ATOMIC_MOVE);
+      }
+    } catch (IOException e) {
+      LOG.debug("cannot publish {}", plan.recording(), e);
+    } finally {
+      deleteQuietly(plan.recording());
+      deleteQuietly(plan.lock());
+    }
+  }
+
+  /**
+   * Claims the right to record the archive. A lock whose recording worker is gone is settled
+   * first: its recording adopted if it proves valid, else deleted.
+   */
+  private static boolean claim(Path lock, LaunchSpec spec, Path archive) throws IOException {
+    try {
+      Files.createFile(lock);
+      return true;
+    } catch (FileAlreadyExistsException e) {
+      // someone records, recorded, or died recording
+    }
+    String[] content = Files.readString(lock, StandardCharsets.UTF_8).split("\n");
+    long pid = content.length > 0 && content[0].matches("\\d+") ? Long.parseLong(content[0]) : -1;
+    boolean recorderAlive = pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    boolean stale = System.currentTimeMillis() - Files.getLastModifiedTime(lock).toMillis() > STALE.toMillis();
+    if (recorderAlive || pid < 0 && !stale) {
+      return false; // recording (a worker may live for hours), or about to
+    }
+    Path recording = content.length > 1 ? lock.resolveSibling(content[1].trim()) : null;
+    if (recording != null && Files.isRegularFile(recording) && ADOPTING.add(archive.toString())) {
+      // not a daemon: a short program's JVM waits the fraction of a second the trial start takes
+      Thread t = new Thread(() -> adopt(spec, recording, archive, lock), "joblib4j-cds-adopt");
+      t.setDaemon(false);
+      t.start();
+    } else {
+      deleteQuietly(recording);
+      deleteQuietly(lock);
+    }
+    return false;
+  }
+
+  /** Publishes a recording left by a JVM that is gone, if a trial start with it succeeds. */
+  private static void adopt(LaunchSpec spec, Path recording, Path archive, Path lock) {
+    try {
+      List<String> cmd = new ArrayList<>();
+      cmd.add(spec.java());
+      cmd.addAll(spec.jvmOptions());
+      cmd.addAll(List.of("-Xshare:on", "-XX:SharedArchiveFile=" + recording, "-cp",
+          String.join(File.pathSeparator, spec.classpath()), "-version"));
+      Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      if (p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0) {
+        Files.move(recording, archive, StandardCopyOption.ATOMIC_MOVE);
+      } else {
+        p.destroyForcibly();
+      }
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      LOG.debug("cannot adopt {}", recording, e);
+    } finally {
+      deleteQuietly(recording);
+      deleteQuietly(lock);
+      ADOPTING.remove(archive.toString());
+    }
+  }
+
+  /** The archive's name for {@code spec}, or empty if its workers cannot have one. */
+  static Optional<String> key(LaunchSpec spec) {
+    if ("false".equalsIgnoreCase(System.getProperty("joblib4j.processes.cds"))) {
+      return Optional.empty();
+    }
+    for (String o : spec.jvmOptions()) {
+      if (o.startsWith("-Xshare") || o.contains("SharedArchiveFile") || o.contains("ArchiveClassesAtExit")
+          || o.contains("UseSharedSpaces")) {
+        return Optional.empty(); // the user manages CDS
+      }
+    }
+    try {
+      MessageDigest d = MessageDigest.getInstance("SHA-256");
+      update(d, System.getProperty("java.home"));
+      update(d, System.getProperty("java.vm.version"));
+      for (String o : spec.jvmOptions()) {
+        update(d, o);
+      }
+      for (Path jar : allJars(spec.classpath())) {
+        update(d, jar.toString() + ":" + Files.size(jar) + ":" + Files.getLastModifiedTime(jar).toMillis());
+      }
+      return Optional.of("w-" + HexFormat.of().formatHex(d.digest(), 0, 12));
+    } catch (IOException | NoSuchAlgorithmException | IllegalArgumentException e) {
+      return Optional.empty(); // a folder, or a missing entry, on the class path
+    }
+  }
+
+  /** Every jar of the class path, following manifest Class-Path entries; throws for anything else. */
+  private static List<Path> allJars(List<String> classpath) throws IOException {
+    List<Path> jars = new ArrayList<>();
+    Set<Path> seen = new HashSet<>();
+    Deque<Path> todo = new ArrayDeque<>();
+    classpath.forEach(e -> todo.add(Path.of(e).toAbsolutePath().normalize()));
+    while (!todo.isEmpty()) {
+      Path p = todo.poll();
+      if (!seen.add(p)) {
+        continue;
+      }
+      if (!Files.isRegularFile(p)) {
+        throw new IllegalArgumentException(p + " is not a jar"); // folders cannot be archived
+      }
+      jars.add(p);
+      try (JarFile jar = new JarFile(p.toFile())) {
+        Manifest m = jar.getManifest();
+        String cp = m == null ? null : m.getMainAttributes().getValue("Class-Path");
+        if (cp != null) {
+          for (String entry : cp.trim().split("\\s+")) {
+            if (!entry.isEmpty()) {
+              Path ref = entry.startsWith("file:") ? Path.of(java.net.URI.create(entry)) : p.resolveSibling(entry);
+              todo.add(ref.toAbsolutePath().normalize());
+            }
+          }
+        }
+      }
+    }
+    return jars;
+  }
+
+  private static Path cacheDir() throws IOException {
+    Path dir = Path.of(System.getProperty("java.io.tmpdir"),
+        "joblib4j-cds-" + System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9_.-]", "_"));
+    if (!Files.isDirectory(dir)) {
+      try {
+        if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+          Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        } else {
+          Files.createDirectory(dir);
+        }
+      } catch (FileAlreadyExistsException e) {
+        // made by another JVM meanwhile
+      }
+    }
+    return dir;
+  }
+
+  private static void update(MessageDigest d, String s) {
+    d.update(s.getBytes(StandardCharsets.UTF_8));
+    d.update((byte) 0);
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
+
+  private static void deleteQuietly(Path p) {
+    if (p != null) {
+      try {
+        Files.deleteIfExists(p);
+      } catch (IOException e) {
+        LOG.debug("cannot delete {}", p, e);
+      }
+    }
+  }
+
+  /** Archives in the cache folder, for tests. */
+  static List<Path> archives() throws IOException {
+    List<Path> out = new ArrayList<>();
+    try (DirectoryStream<Path> s = Files.newDirectoryStream(cacheDir(), "*.jsa")) {
+      s.forEach(out::add);
+    }
+    return out;
+  }
+}

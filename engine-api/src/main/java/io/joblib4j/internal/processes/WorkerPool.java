@@ -1,0 +1,378 @@
+package io.joblib4j.internal.processes;
+
+import io.joblib4j.TaskSerializationException;
+import io.joblib4j.spi.BatchOutcome;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The worker JVMs of one {@link PoolKey}, shared by every call that uses it, and the queue of
+ * batches waiting for them. Calls take batches to idle workers first come, first served; each
+ * worker runs one batch at a time.
+ *
+ * <p>Size: as many workers as the largest call in progress asks for; started in parallel (each by
+ * its own thread) so that a first call waits for one JVM start, not {@code nJobs}. A worker that
+ * crashes, or is killed because its call was cancelled, is replaced at once; workers idle for the
+ * idle timeout exit when no call is in progress. A worker that cannot start is not started again
+ * until the next call, and batches waiting for it fail with its error.
+ */
+final class WorkerPool {
+  private static final Logger LOG = LoggerFactory.getLogger(WorkerPool.class);
+
+  private final PoolKey key;
+  private final List<WorkerHandle> workers = new ArrayList<>();
+  private final ArrayDeque<Job> queue = new ArrayDeque<>();
+  private final Set<ProcessesCall> activeCalls = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final AtomicLong jobIds = new AtomicLong();
+  private int target;
+  private boolean startBroken;
+  private boolean shutdown;
+
+  WorkerPool(PoolKey key) {
+    this.key = key;
+  }
+
+  PoolKey key() {
+    return key;
+  }
+
+  long nextJobId() {
+    return jobIds.incrementAndGet();
+  }
+
+  // ---- calls ---------------------------------------------------------------------------------
+
+  void callStarted(ProcessesCall call) {
+    List<WorkerHandle> extra = new ArrayList<>();
+    synchronized (this) {
+      if (shutdown) {
+        throw new IllegalStateException("this processes backend is closed; build a new Parallel");
+      }
+      activeCalls.add(call);
+      startBroken = false;
+      int wanted = 0;
+      for (ProcessesCall c : activeCalls) {
+        wanted = Math.max(wanted, c.nJobs());
+      }
+      target = wanted;
+      if (activeCalls.size() == 1) { // alone: shrink to what this call asks, as loky resizes
+        long live = liveCount();
+        for (WorkerHandle w : workers) {
+          if (live > target && w.state == WorkerHandle.State.IDLE && !w.killed && !w.retiring) {
+            w.retiring = true;
+            extra.add(w);
+            live--;
+          }
+        }
+      }
+      ensureWorkers();
+    }
+    extra.forEach(WorkerHandle::shutdown);
+  }
+
+  synchronized void callEnded(ProcessesCall call) {
+    activeCalls.remove(call);
+    queue.removeIf(j -> j.call() == call);
+  }
+
+  void submit(Job job) {
+    synchronized (this) {
+      if (shutdown) {
+        throw new IllegalStateException("this processes backend is closed; build a new Parallel");
+      }
+      queue.add(job);
+    }
+    dispatch();
+  }
+
+  /** Drops the call's waiting batches and kills the workers running its batches; replaces them. */
+  void cancel(ProcessesCall call) {
+    List<WorkerHandle> doomed = new ArrayList<>();
+    synchronized (this) {
+      queue.removeIf(j -> j.call() == call);
+      for (WorkerHandle w : workers) {
+        if (w.job != null && w.job.call() == call && !w.killed) {
+          w.killed = true;
+          doomed.add(w);
+        }
+      }
+      ensureWorkers();
+    }
+    doomed.forEach(WorkerHandle::kill);
+  }
+
+  /** Tells every connected worker to drop its copies of the call's shared arrays. */
+  void release(String callId) {
+    List<WorkerHandle> connected;
+    synchronized (this) {
+      connected = workers.stream().filter(w -> w.connected && !w.killed).toList();
+    }
+    for (WorkerHandle w : connected) {
+      try {
+        w.sendRelease(callId);
+      } catch (IOException e) {
+        LOG.debug("cannot tell worker {} to release call {}", w.name(), callId, e);
+      }
+    }
+  }
+
+  // ---- dispatch ------------------------------------------------------------------------------
+
+  /** Gives waiting batches to idle workers; the bytes are sent outside the lock. */
+  void dispatch() {
+    List<Object[]> sends = new ArrayList<>();
+    synchronized (this) {
+      for (WorkerHandle w : workers) {
+        if (queue.isEmpty()) {
+          break;
+        }
+        if (w.state != WorkerHandle.State.IDLE || w.killed || w.retiring) {
+          continue;
+        }
+        Job j;
+        do {
+          j = queue.poll();
+        } while (j != null && j.call().isCancelled());
+        if (j == null) {
+          break;
+        }
+        w.state = WorkerHandle.State.BUSY;
+        w.job = j;
+        sends.add(new Object[] {w, j, j.call().initializerFor(w.initialized)});
+      }
+      if (!queue.isEmpty()) {
+        ensureWorkers();
+      }
+    }
+    for (Object[] s : sends) {
+      WorkerHandle w = (WorkerHandle) s[0];
+      try {
+        w.send((Job) s[1], (byte[]) s[2]);
+      } catch (IOException e) {
+        // the worker is dying; its reader reports the batch as lost with the cause
+        LOG.debug("cannot send a batch to worker {}", w.name(), e);
+        w.kill();
+      }
+    }
+  }
+
+  private void ensureWorkers() {
+    if (shutdown || startBroken) {
+      return;
+    }
+    for (long live = liveCount(); live < target; live++) {
+      WorkerHandle w = new WorkerHandle(this);
+      workers.add(w);
+      w.start();
+    }
+  }
+
+  private long liveCount() {
+    return workers.stream().filter(w -> !w.killed && !w.retiring).count();
+  }
+
+  // ---- what workers report, from their reader threads -----------------------------------------
+
+  void workerConnected(WorkerHandle w) {
+    synchronized (this) {
+      if (w.state != WorkerHandle.State.STARTING) {
+        return;
+      }
+      w.state = WorkerHandle.State.IDLE;
+      w.idleSinceNanos = System.nanoTime();
+    }
+    dispatch();
+  }
+
+  private synchronized Job jobOf(WorkerHandle w, long id) {
+    return w.job != null && w.job.id() == id ? w.job : null;
+  }
+
+  /** The job ended on {@code w}, which is idle again (but gets no new batch until {@link #dispatch}). */
+  private synchronized void finished(WorkerHandle w, Job job) {
+    if (w.job == job) {
+      w.job = null;
+      if (w.state == WorkerHandle.State.BUSY) {
+        w.state = WorkerHandle.State.IDLE;
+      }
+      w.idleSinceNanos = System.nanoTime();
+    }
+  }
+
+  void jobStarted(WorkerHandle w, long id) {
+    Job job = jobOf(w, id);
+    if (job == null) {
+      return;
+    }
+    synchronized (this) {
+      if (job.call().initializerKey() != null) {
+        w.initialized.add(job.call().initializerKey());
+      }
+    }
+    if (!job.call().isCancelled()) {
+      job.listener().started();
+    }
+  }
+
+  void jobProgress(WorkerHandle w, long id, int done) {
+    Job job = jobOf(w, id);
+    if (job != null && !job.call().isCancelled()) {
+      job.listener().taskDone(done);
+    }
+  }
+
+  void jobOutcome(WorkerHandle w, long id, byte[] bytes) {
+    Job job = jobOf(w, id);
+    if (job == null) {
+      return;
+    }
+    BatchOutcome outcome = null;
+    TaskSerializationException unreadable = null;
+    try {
+      outcome = job.call().decodeOutcome(bytes, job, w);
+    } catch (TaskSerializationException e) {
+      unreadable = e;
+    }
+    finished(w, job);
+    // completing first lets a failed call cancel before this worker is handed another of its batches
+    if (!job.call().isCancelled()) {
+      if (unreadable != null) {
+        job.listener().failed(unreadable);
+      } else {
+        job.listener().completed(outcome);
+      }
+    }
+    dispatch();
+  }
+
+  void jobFailed(WorkerHandle w, long id, byte kind, int task, String message, byte[] error) {
+    Job job = jobOf(w, id);
+    if (job == null) {
+      return;
+    }
+    Throwable failure = job.call().describeWorkerFailure(job, w, kind, task, message, error);
+    finished(w, job);
+    if (!job.call().isCancelled()) {
+      job.listener().failed(failure);
+    }
+    dispatch();
+  }
+
+  void workerDied(WorkerHandle w, CrashDiagnosis d) {
+    Job job;
+    List<Job> stranded = new ArrayList<>();
+    boolean expected;
+    synchronized (this) {
+      workers.remove(w);
+      w.state = WorkerHandle.State.DEAD;
+      job = w.job;
+      w.job = null;
+      expected = w.killed || w.retiring || shutdown;
+      if (!expected && !w.connected) {
+        startBroken = true; // do not start JVMs in a loop that cannot start; the next call tries again
+        boolean others = workers.stream().anyMatch(x -> !x.killed && !x.retiring);
+        if (!others) {
+          stranded.addAll(queue);
+          queue.clear();
+        }
+      }
+      if (!expected) {
+        ensureWorkers();
+      }
+    }
+    if (!expected && job == null && stranded.isEmpty()) {
+      if (w.connected) {
+        LOG.warn("idle worker {} died: {}", w.name(), d.likelyCause());
+      } else {
+        LOG.debug("worker {} could not start: {}", w.name(), d.lastOutput());
+      }
+    }
+    if (job != null && !job.call().isCancelled()) {
+      job.listener().failed(d.exception(job.batch().description()));
+    }
+    for (Job s : stranded) {
+      if (!s.call().isCancelled()) {
+        s.listener().failed(d.exception(s.batch().description()));
+      }
+    }
+    dispatch();
+  }
+
+  // ---- lifecycle -----------------------------------------------------------------------------
+
+  /** Retires workers idle for longer than the idle timeout; true if the pool is now empty and unused. */
+  boolean reapIdle(long nowNanos) {
+    List<WorkerHandle> idle = new ArrayList<>();
+    boolean empty;
+    synchronized (this) {
+      if (activeCalls.isEmpty()) {
+        long limit = key.idleTimeout().toNanos();
+        for (WorkerHandle w : workers) {
+          if (w.state == WorkerHandle.State.IDLE && !w.killed && !w.retiring && nowNanos - w.idleSinceNanos > limit) {
+            w.retiring = true;
+            idle.add(w);
+          }
+        }
+        target = (int) liveCount();
+      }
+      empty = activeCalls.isEmpty() && queue.isEmpty() && liveCount() == 0;
+    }
+    idle.forEach(WorkerHandle::shutdown);
+    return empty;
+  }
+
+  /** Whether no call uses this pool right now. */
+  synchronized boolean unused() {
+    return activeCalls.isEmpty();
+  }
+
+  /** Stops every worker (politely, then by force); the pool takes no more calls. */
+  void shutdown() {
+    List<WorkerHandle> all;
+    synchronized (this) {
+      shutdown = true;
+      queue.clear();
+      all = new ArrayList<>(workers);
+      all.forEach(w -> w.retiring = true);
+    }
+    all.forEach(WorkerHandle::shutdown);
+  }
+
+  /**
+   * Kills every worker at once: this JVM is exiting. A worker recording the class-data-sharing
+   * archive is asked to exit instead, so that it writes the archive on its way out.
+   */
+  void killAll() {
+    List<WorkerHandle> all;
+    synchronized (this) {
+      shutdown = true;
+      all = new ArrayList<>(workers);
+      all.forEach(w -> w.killed = true);
+    }
+    for (WorkerHandle w : all) {
+      if (w.recordsCds && w.connected && w.state == WorkerHandle.State.IDLE) {
+        w.shutdown();
+      } else {
+        w.kill();
+      }
+    }
+  }
+
+  /** The pids of the live workers that have connected, for tests and diagnostics. */
+  synchronized List<Long> workerPids() {
+    return workers.stream().filter(w -> w.connected && !w.killed && !w.retiring).map(w -> w.pid).toList();
+  }
+
+  /** The processes of every worker this pool still tracks, for tests. */
+  synchronized List<Process> processes() {
+    return workers.stream().map(WorkerHandle::process).filter(p -> p != null).toList();
+  }
+}

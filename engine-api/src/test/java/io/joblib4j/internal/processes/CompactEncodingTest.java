@@ -1,0 +1,97 @@
+package io.joblib4j.internal.processes;
+
+import static io.joblib4j.Delayed.delayed;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.joblib4j.Delayed;
+import io.joblib4j.fn.Fn2;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CompactEncodingTest {
+
+  @Test
+  void taggedValuesRoundTripEveryKindIncludingUnusualOnes() throws Exception {
+    Object[] values = {null, 1, -7L, 2.5, 1.5f, true, false, "héllo", "x".repeat(30_000), List.of(1, 2),
+        new int[] {3}, 'c', (short) 4};
+    Object[] back = (Object[]) roundTrip(new CompactValues(values));
+    assertThat(back).hasSize(values.length);
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] instanceof int[] a) {
+        assertThat((int[]) back[i]).isEqualTo(a);
+      } else {
+        assertThat(back[i]).isEqualTo(values[i]);
+      }
+    }
+  }
+
+  @Test
+  void aCompactTaskListReadsBackAsTheSameCallsSharingOneFunction() throws Exception {
+    Fn2<Integer, String, String> fn = (n, s) -> s.repeat(n);
+    List<Delayed<?>> tasks = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      tasks.add(delayed(fn, i, "ab"));
+    }
+    tasks.add(delayed(() -> "none"));
+    @SuppressWarnings("unchecked")
+    List<Delayed<?>> back = (List<Delayed<?>>) roundTrip(new CompactTasks(tasks));
+    assertThat(back).hasSize(6);
+    assertThat(back.get(3).call()).isEqualTo("ababab");
+    assertThat(back.get(5).call()).isEqualTo("none");
+    assertThat(back.get(0).function()).isSameAs(back.get(4).function());
+  }
+
+  @Test
+  void aTaskBatchIsWrittenCompactlyAndMuchSmaller() throws Exception {
+    List<Delayed<?>> tasks = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      tasks.add(delayed(x -> x + 1, i));
+    }
+    ByteArrayOutputStream plain = new ByteArrayOutputStream();
+    try (ObjectOutputStream o = new ObjectOutputStream(plain)) {
+      o.writeObject(new ArrayList<>(tasks));
+    }
+    ByteArrayOutputStream compact = new ByteArrayOutputStream();
+    ArrayList<Delayed<?>> list = new ArrayList<>(tasks);
+    try (BatchOutput o = new BatchOutput(compact, new ClassVisibility(java.util.Set.of()), list, null, -1)) {
+      o.writeObject(list);
+    }
+    assertThat(compact.size()).isLessThan(plain.size() / 3);
+    try (BatchInput in = new BatchInput(compact.toByteArray(), new WorkerArrays())) {
+      @SuppressWarnings("unchecked")
+      List<Delayed<?>> back = (List<Delayed<?>>) in.readObject();
+      assertThat(back.get(999).call()).isEqualTo(1000);
+      assertThat(in.tasksRead()).isEqualTo(1000);
+    }
+  }
+
+  private static Object roundTrip(Object o) throws Exception {
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(b)) {
+      out.writeObject(o);
+    }
+    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(b.toByteArray()))) {
+      return in.readObject();
+    }
+  }
+
+  @Test
+  void sharedArrayFilesRoundTripInTheMachinesByteOrder(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    double[] d = new double[1_000_003];
+    Arrays.setAll(d, i -> i * 1.25);
+    java.nio.file.Path f = dir.resolve("d.bin");
+    try (var ch = java.nio.channels.FileChannel.open(f, java.nio.file.StandardOpenOption.CREATE_NEW,
+        java.nio.file.StandardOpenOption.WRITE)) {
+      SharedArrayFiles.write(d, ch);
+    }
+    assertThat(java.nio.file.Files.size(f)).isEqualTo(8L * d.length);
+    assertThat((double[]) SharedArrayFiles.read(f, double.class, d.length)).isEqualTo(d);
+  }
+}

@@ -1,0 +1,72 @@
+package io.joblib4j.internal.processes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** loky's test_sigkill_shutdown_leaks_workers: a parent killed -9 leaves no worker and, after a sweep, no file. */
+class ParentDeathIT {
+
+  @Test
+  @Timeout(90)
+  void workersOfAParentKilledMinus9ExitAndItsFilesAreSweptByTheNextJvm() throws Exception {
+    Process parent = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), OrphanParentMain.class.getName())
+        .redirectErrorStream(true).start();
+    List<Long> workers = new ArrayList<>();
+    Path folder = null;
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((workers.size() < 2 || folder == null) && (line = out.readLine()) != null) {
+        if (line.startsWith("WORKER ")) {
+          workers.add(Long.parseLong(line.substring(7).trim()));
+        } else if (line.startsWith("FOLDER ")) {
+          folder = Path.of(line.substring(7).trim());
+        }
+      }
+      assertThat(workers).as("both workers are busy").hasSize(2);
+      assertThat(folder).as("the shared array's folder").isNotNull();
+      assertThat(Files.list(folder)).isNotEmpty();
+
+      parent.destroyForcibly(); // SIGKILL: no shutdown hook runs in the parent
+      assertThat(parent.waitFor(10, TimeUnit.SECONDS)).isTrue();
+      for (long pid : workers) {
+        assertThat(Workers.awaitExit(pid, Duration.ofSeconds(5))).as("busy worker %d exits with its parent", pid).isTrue();
+      }
+    } finally {
+      parent.destroyForcibly();
+    }
+    assertThat(folder).as("nobody cleaned up after a SIGKILL").exists();
+    assertThat(TempFolders.sweep(folder.getParent())).isPositive();
+    assertThat(folder).as("the next JVM's sweep removes it").doesNotExist();
+  }
+
+  @Test
+  void theSweepKeepsTheFoldersOfRunningJvms(@org.junit.jupiter.api.io.TempDir Path base) throws Exception {
+    Path mine = TempFolders.create(base, "call-test");
+    Process p = new ProcessBuilder("true").start();
+    long deadPid = p.pid();
+    long started = p.toHandle().info().startInstant().map(java.time.Instant::toEpochMilli).orElse(1L);
+    p.waitFor();
+    Path dead = Files.createDirectory(base.resolve("joblib4j-" + deadPid + "-" + started + "-call-x"));
+    Files.writeString(dead.resolve("a0.bin"), "left over");
+    Path recycled = Files.createDirectory(base.resolve("joblib4j-" + Workers.pid() + "-12345-call-y"));
+    Path foreign = Files.createDirectory(base.resolve("someone-else"));
+
+    assertThat(TempFolders.sweep(base)).isEqualTo(2);
+    assertThat(mine).exists();
+    assertThat(foreign).exists();
+    assertThat(dead).doesNotExist();
+    assertThat(recycled).as("same pid, other start time: a recycled pid").doesNotExist();
+  }
+}

@@ -1,0 +1,167 @@
+package io.joblib4j.internal.processes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Workers record a class-data-sharing archive once and start from it afterwards (WorkerCds). */
+class WorkerCdsIT {
+  @TempDir Path dir;
+
+  @Test
+  @Timeout(180)
+  void aWorkerRecordsTheArchiveOnANormalExitAndLaterWorkersStartFromIt() throws Exception {
+    List<String> cp = jarClasspath();
+    assertThat(run(cp, "close")).contains("-XX:ArchiveClassesAtExit=").doesNotContain("[cds");
+    assertThat(archives()).hasSize(1);
+    String second = run(cp, "close");
+    assertThat(second).contains("-XX:SharedArchiveFile=" + archives().get(0)).doesNotContain("[cds");
+    assertThat(leftovers()).as("no lock or recording left").isEmpty();
+  }
+
+  @Test
+  @Timeout(180)
+  void aRecordingLeftWhenTheParentExitedIsAdoptedByTheNextJvm() throws Exception {
+    List<String> cp = jarClasspath();
+    assertThat(run(cp, "exit")).contains("-XX:ArchiveClassesAtExit=");
+    // the parent was gone before the worker finished writing: nobody published the recording
+    awaitRecorderGone();
+    assertThat(archives()).isEmpty();
+    assertThat(cacheFiles("glob:**.tmp")).as("the recording it left").hasSize(1);
+    assertThat(run(cp, "exit")).doesNotContain("SharedArchiveFile"); // this JVM adopts it meanwhile
+    long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (archives().isEmpty() && System.nanoTime() < until) {
+      Thread.sleep(100);
+    }
+    assertThat(archives()).as("adopted after a trial start with -Xshare:on").hasSize(1);
+    assertThat(run(cp, "close")).contains("-XX:SharedArchiveFile=");
+  }
+
+  @Test
+  void classPathsWithFoldersGetNoArchive() throws IOException {
+    Path jar = dir.resolve("a.jar");
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest("classes/"))) {
+      out.putNextEntry(new JarEntry("x.txt"));
+    }
+    Files.createDirectories(dir.resolve("classes"));
+    Files.writeString(dir.resolve("classes/y.txt"), "y");
+    assertThat(WorkerCds.key(spec(List.of(dir.toString())))).isEmpty();
+    assertThat(WorkerCds.key(spec(List.of(jar.toString())))).as("a folder in the manifest").isEmpty();
+    Path plain = dir.resolve("b.jar");
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(plain), new Manifest())) {
+      out.putNextEntry(new JarEntry("x.txt"));
+    }
+    assertThat(WorkerCds.key(spec(List.of(plain.toString())))).isPresent();
+    assertThat(WorkerCds.key(new LaunchSpec("java", List.of(plain.toString()), List.of("-Xshare:off"), Map.of())))
+        .as("the user manages CDS").isEmpty();
+  }
+
+  private static LaunchSpec spec(List<String> cp) {
+    return new LaunchSpec("java", cp, List.of(), Map.of());
+  }
+
+  /** Runs {@link CdsParentMain} with its own temp folder (so its own archive cache); returns its output. */
+  private String run(List<String> cp, String mode) throws Exception {
+    Path tmp = Files.createDirectories(dir.resolve("tmp"));
+    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Djava.io.tmpdir=" + tmp, "-cp", String.join(java.io.File.pathSeparator, cp), CdsParentMain.class.getName(), mode)
+        .redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    assertThat(out).as(out).contains("DONE");
+    return out;
+  }
+
+  private List<Path> archives() throws IOException {
+    return cacheFiles("glob:**.jsa");
+  }
+
+  private List<Path> leftovers() throws IOException {
+    List<Path> l = new ArrayList<>(cacheFiles("glob:**.lock"));
+    l.addAll(cacheFiles("glob:**.tmp"));
+    return l;
+  }
+
+  private List<Path> cacheFiles(String glob) throws IOException {
+    var matcher = dir.getFileSystem().getPathMatcher(glob);
+    Path tmp = dir.resolve("tmp");
+    if (!Files.isDirectory(tmp)) {
+      return List.of();
+    }
+    try (Stream<Path> s = Files.walk(tmp, 2)) {
+      return s.filter(f -> f.getParent().getFileName().toString().startsWith("joblib4j-cds-")).filter(matcher::matches).toList();
+    }
+  }
+
+  /** Waits for the worker named in the recording's lock to exit. */
+  private void awaitRecorderGone() throws Exception {
+    List<Path> locks = cacheFiles("glob:**.lock");
+    assertThat(locks).hasSize(1);
+    long pid = Long.parseLong(Files.readString(locks.get(0)).split("\n")[0].trim());
+    assertThat(Workers.awaitExit(pid, Duration.ofSeconds(60))).as("the recording worker %d exits", pid).isTrue();
+  }
+
+  /** This JVM's class path as jars only: the manifest jar's entries minus folders, plus a jar of the test class. */
+  private List<String> jarClasspath() throws IOException {
+    List<String> jars = new ArrayList<>();
+    for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+      Path p = Path.of(e);
+      if (Files.isRegularFile(p)) {
+        try (JarFile jf = new JarFile(p.toFile())) {
+          String cp = jf.getManifest() == null ? null : jf.getManifest().getMainAttributes().getValue("Class-Path");
+          if (cp != null) {
+            for (String ref : cp.trim().split("\\s+")) {
+              Path r = ref.startsWith("file:") ? Path.of(java.net.URI.create(ref)) : p.resolveSibling(ref);
+              if (Files.isRegularFile(r)) {
+                jars.add(r.toString());
+              }
+            }
+            continue;
+          }
+        }
+        jars.add(p.toString());
+      }
+    }
+    Path testJar = dir.resolve("cds-test.jar");
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(testJar), new Manifest())) {
+      for (Class<?> c : List.of(CdsParentMain.class)) {
+        String name = c.getName().replace('.', '/') + ".class";
+        out.putNextEntry(new JarEntry(name));
+        try (var in = c.getClassLoader().getResourceAsStream(name)) {
+          in.transferTo(out);
+        }
+      }
+      // the lambda in CdsParentMain is compiled into CdsParentMain itself
+    }
+    jars.add(0, testJar.toString());
+    return jars;
+  }
+
+  private static Manifest manifest(String classPath) {
+    Manifest m = new Manifest();
+    m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+    m.getMainAttributes().put(Attributes.Name.CLASS_PATH, classPath);
+    return m;
+  }
+
+  @SuppressWarnings("unused")
+  private static void ignore(OutputStream o) {}
+}
