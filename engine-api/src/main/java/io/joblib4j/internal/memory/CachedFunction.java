@@ -10,15 +10,14 @@ import io.joblib4j.LoadOptions;
 import io.joblib4j.MmapMode;
 import io.joblib4j.UnsafeClassException;
 import io.joblib4j.UnsupportedFormatVersionException;
+import io.joblib4j.internal.CountingCrcOutputStream;
 import io.joblib4j.internal.Sneaky;
 import io.joblib4j.internal.Warnings;
 import io.joblib4j.internal.fn.Invoke;
 import io.joblib4j.spi.EntryFile;
 import io.joblib4j.spi.Store;
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.Serial;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
@@ -29,7 +28,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.zip.CRC32C;
 
 /**
  * One memoized function: its options, and the cache protocol every call goes through.
@@ -293,17 +291,17 @@ final class CachedFunction implements Serializable {
   private CacheMetadata publish(Store store, String entry, String key, Object[] args, Object value,
       Duration took, Instant at) throws IOException {
     ensureFunctionFolder(store);
-    CrcCounter counter = new CrcCounter();
+    CountingCrcOutputStream[] counter = new CountingCrcOutputStream[1];
     Compress compress = options.compress() != null ? options.compress() : settings.compress();
     CacheMetadata[] written = new CacheMetadata[1];
     EntryFile output = new EntryFile(Layout.OUTPUT_FILE, out -> {
-      counter.writeTo(out);
-      Joblib.dump(CachedOutput.of(key, value), counter, compress);
-      counter.flush();
+      counter[0] = new CountingCrcOutputStream(out);
+      Joblib.dump(CachedOutput.of(key, value), counter[0], compress);
+      counter[0].flush();
     });
     EntryFile metadata = new EntryFile(Layout.METADATA_FILE, out -> {
       written[0] = new CacheMetadata(identity().name(), identity().id(), identity().codeVersion(), key, at, took,
-          keys().describe(args), counter.bytes, String.format("%08x", counter.crc.getValue()),
+          keys().describe(args), counter[0].bytes(), counter[0].crcHex(),
           MetadataJson.FORMAT_VERSION);
       out.write(MetadataJson.write(written[0]));
     });
@@ -440,38 +438,5 @@ final class CachedFunction implements Serializable {
 
   private int verbose() {
     return options.verbose() != null ? options.verbose() : settings.verbose();
-  }
-
-  /** Counts and checksums the output as it is written, for metadata.json. */
-  private static final class CrcCounter extends FilterOutputStream {
-    final CRC32C crc = new CRC32C();
-    long bytes;
-
-    CrcCounter() {
-      super(null);
-    }
-
-    void writeTo(OutputStream target) {
-      this.out = target;
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      out.write(b);
-      crc.update(b);
-      bytes++;
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      out.write(b, off, len);
-      crc.update(b, off, len);
-      bytes += len;
-    }
-
-    @Override
-    public void close() throws IOException {
-      flush(); // the store closes its own stream
-    }
   }
 }

@@ -1,6 +1,7 @@
 package io.joblib4j.hdfs.internal;
 
 import io.joblib4j.CorruptFileException;
+import io.joblib4j.internal.CountingCrcOutputStream;
 import io.joblib4j.spi.EntryFile;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.StoreFile;
@@ -273,6 +274,18 @@ abstract class HadoopStore implements Store {
     return path.isEmpty() ? root : new Path(root, path);
   }
 
+  /** The folder an entry is published to, after checking the entry and its file names. */
+  Path resolveEntry(String entry, List<EntryFile> files) {
+    Path target = resolve(entry);
+    if (entry.isEmpty()) {
+      throw new IllegalArgumentException("the store's root cannot be an entry");
+    }
+    for (EntryFile f : files) {
+      Names.checkNotReserved(f.name());
+    }
+    return target;
+  }
+
   FileStatus statusOrNull(Path p) throws IOException {
     try {
       return fs.getFileStatus(p);
@@ -321,14 +334,14 @@ abstract class HadoopStore implements Store {
   Manifest.FileSum writeFile(Path p, EntryFile.Writer writer, boolean sync, boolean exclusive) throws IOException {
     try (FSDataOutputStream out = create(p, exclusive)) {
       BufferedOutputStream buffered = new BufferedOutputStream(out, WRITE_BUFFER);
-      CrcOutputStream counted = new CrcOutputStream(buffered);
+      CountingCrcOutputStream counted = new CountingCrcOutputStream(buffered);
       writer.writeTo(counted);
       counted.flush();
       buffered.flush();
       if (sync && out.hasCapability(StreamCapabilities.HSYNC)) {
         out.hsync();
       }
-      return counted.sum();
+      return new Manifest.FileSum(counted.bytes(), counted.crcHex());
     }
   }
 

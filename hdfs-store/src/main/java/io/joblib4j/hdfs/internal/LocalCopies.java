@@ -1,6 +1,7 @@
 package io.joblib4j.hdfs.internal;
 
 import io.joblib4j.CorruptFileException;
+import io.joblib4j.internal.CountingCrcOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -135,7 +136,7 @@ final class LocalCopies {
         }
         out.force(false);
       }
-      String actual = CrcOutputStream.hex(crc.getValue());
+      String actual = CountingCrcOutputStream.hex(crc.getValue());
       if (n != size || crc32c != null && !crc32c.equals(actual)) {
         throw new CorruptFileException(where, "its content (" + n + " bytes, CRC32C " + actual + ") does not match"
             + " what its writer recorded (" + size + " bytes" + (crc32c == null ? "" : ", CRC32C " + crc32c) + ")");
@@ -212,7 +213,7 @@ final class LocalCopies {
         crc.update(buf, 0, r);
       }
     }
-    return CrcOutputStream.hex(crc.getValue());
+    return CountingCrcOutputStream.hex(crc.getValue());
   }
 
   private static String hash(String identity) {

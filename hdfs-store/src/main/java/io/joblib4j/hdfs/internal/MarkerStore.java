@@ -56,13 +56,7 @@ final class MarkerStore extends HadoopStore {
 
   @Override
   public Publication publish(String entry, List<EntryFile> files) throws IOException {
-    Path target = resolve(entry);
-    if (entry.isEmpty()) {
-      throw new IllegalArgumentException("the store's root cannot be an entry");
-    }
-    for (EntryFile f : files) {
-      Names.checkNotReserved(f.name());
-    }
+    Path target = resolveEntry(entry, files);
     return outage.call(() -> {
       long deadline = System.nanoTime() + options.publishWait().toNanos();
       long pause = 50;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.joblib4j.CorruptFileException;
+import io.joblib4j.internal.CountingCrcOutputStream;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +22,7 @@ class LocalCopiesTest {
   private static String crc(byte[] b) {
     CRC32C c = new CRC32C();
     c.update(b);
-    return CrcOutputStream.hex(c.getValue());
+    return CountingCrcOutputStream.hex(c.getValue());
   }
 
   @Test
