@@ -115,10 +115,10 @@ final class MarkerStore extends HadoopStore {
         return Publication.PUBLISHED;
       } catch (FileAlreadyExistsException e) {
         // the store's create was not exclusive and another writer holds the claim too: leave the
-        // entry to it (its claim is the same object as ours) and wait for its commit
-        for (Path p : written) {
-          quietly(() -> fs.delete(p, false));
-        }
+        // entry to it (its claim is the same object as ours) and wait for its commit. What we wrote
+        // stays: those are the entry's final names, which the other writer may have written too, so
+        // deleting "ours" could delete its files under its commit. The manifest's checksums catch a
+        // file that ended up with the other writer's bytes.
         return null;
       } catch (IOException | RuntimeException e) {
         for (Path p : written) {
