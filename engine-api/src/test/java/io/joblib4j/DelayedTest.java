@@ -1,14 +1,11 @@
 package io.joblib4j;
 
 import static io.joblib4j.Delayed.delayed;
+import static io.joblib4j.testing.JavaSerialized.roundTrip;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.FileNotFoundException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -49,14 +46,7 @@ class DelayedTest {
   @MethodSource("tasks")
   void survivesJavaSerializationAndStillRuns(Delayed<?> task) throws Exception {
     Object expected = task.call();
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(task);
-    }
-    Delayed<?> back;
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-      back = (Delayed<?>) in.readObject();
-    }
+    Delayed<?> back = roundTrip(task);
     assertThat(back.call()).isEqualTo(expected);
     assertThat(back.functionName()).isEqualTo(task.functionName());
   }

@@ -1,5 +1,6 @@
 package io.joblib4j;
 
+import static io.joblib4j.testing.JavaSerialized.roundTrip;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,12 +9,8 @@ import io.joblib4j.spi.EntryFile;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.StoreFile;
 import io.joblib4j.testing.Captured;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -438,14 +435,4 @@ public abstract class MemoryContractTest {
     store.publish(entry, files);
   }
 
-  @SuppressWarnings("unchecked")
-  static <T> T roundTrip(T value) throws Exception {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(value);
-    }
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-      return (T) in.readObject();
-    }
-  }
 }

@@ -1,14 +1,11 @@
 package io.joblib4j.array;
 
+import static io.joblib4j.testing.JavaSerialized.roundTrip;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.joblib4j.Joblib;
 import io.joblib4j.MmapMode;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -111,15 +108,9 @@ class NDArrayTest {
   @Test
   void javaSerializationCopiesTheElements() throws Exception {
     NDArray a = NDArray.of(new double[] {1, 2, 3, 4}, 2, 2).slice(1, 0, 1);
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
-    try (ObjectOutputStream o = new ObjectOutputStream(b)) {
-      o.writeObject(a);
-    }
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(b.toByteArray()))) {
-      NDArray back = (NDArray) in.readObject();
-      assertThat(back).isEqualTo(a.copy());
-      assertThat(back.shape()).containsExactly(2, 1);
-    }
+    NDArray back = roundTrip(a);
+    assertThat(back).isEqualTo(a.copy());
+    assertThat(back.shape()).containsExactly(2, 1);
   }
 
   @Test
@@ -142,13 +133,4 @@ class NDArrayTest {
     assertThat(dumped).doesNotExist();
   }
 
-  private static ArrayMapping roundTrip(ArrayMapping m) throws Exception {
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
-    try (ObjectOutputStream o = new ObjectOutputStream(b)) {
-      o.writeObject(m);
-    }
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(b.toByteArray()))) {
-      return (ArrayMapping) in.readObject();
-    }
-  }
 }

@@ -8,12 +8,6 @@ import io.joblib4j.spi.Batch;
 import io.joblib4j.spi.BatchListener;
 import io.joblib4j.spi.BatchOutcome;
 import io.joblib4j.spi.CallSpec;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -57,12 +51,12 @@ public final class SerializingBackend implements Backend {
       @Override
       public void submit(Batch batch, BatchListener listener) {
         batchSizes.add(batch.size());
-        byte[] shipped = serialize(batch); // fails here, in the caller, like a real remote backend
+        byte[] shipped = JavaSerialized.bytes(batch); // fails here, in the caller, like a real remote backend
         running.add(pool.submit(() -> {
-          Batch remote = (Batch) deserialize(shipped);
+          Batch remote = JavaSerialized.read(shipped);
           listener.started();
           BatchOutcome outcome = remote.run("remote " + Thread.currentThread().getName(), listener::taskDone);
-          listener.completed((BatchOutcome) deserialize(serialize(outcome)));
+          listener.completed(JavaSerialized.roundTrip(outcome));
         }));
       }
 
@@ -79,26 +73,6 @@ public final class SerializingBackend implements Backend {
   @Override
   public void close() {
     pool.shutdownNow();
-  }
-
-  static byte[] serialize(Object o) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(o);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot serialize " + o, e);
-    }
-    return bytes.toByteArray();
-  }
-
-  static Object deserialize(byte[] bytes) {
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
-      return in.readObject();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (ClassNotFoundException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   /** Lets tests name this backend: it is listed in the test classpath's META-INF/services. */

@@ -1,14 +1,11 @@
 package io.joblib4j.hdfs;
 
+import static io.joblib4j.testing.JavaSerialized.roundTrip;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.joblib4j.array.DType;
 import io.joblib4j.array.NDArray;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,16 +37,6 @@ class ChunkedArrayTest {
     return rows;
   }
 
-  @SuppressWarnings("unchecked")
-  static <T> T roundTrip(T value) throws Exception {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(value);
-    }
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-      return (T) in.readObject();
-    }
-  }
 
   @Test
   void writersFillTheirOwnChunksAndTheDriverOpensOneArray() throws Exception {

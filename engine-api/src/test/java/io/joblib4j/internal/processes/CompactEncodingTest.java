@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.joblib4j.Delayed;
 import io.joblib4j.fn.Fn2;
-import java.io.ByteArrayInputStream;
+import io.joblib4j.testing.JavaSerialized;
 import java.io.ByteArrayOutputStream;
-import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,7 +19,7 @@ class CompactEncodingTest {
   void taggedValuesRoundTripEveryKindIncludingUnusualOnes() throws Exception {
     Object[] values = {null, 1, -7L, 2.5, 1.5f, true, false, "héllo", "x".repeat(30_000), List.of(1, 2),
         new int[] {3}, 'c', (short) 4};
-    Object[] back = (Object[]) roundTrip(new CompactValues(values));
+    Object[] back = JavaSerialized.read(JavaSerialized.bytes(new CompactValues(values)));
     assertThat(back).hasSize(values.length);
     for (int i = 0; i < values.length; i++) {
       if (values[i] instanceof int[] a) {
@@ -40,7 +39,7 @@ class CompactEncodingTest {
     }
     tasks.add(delayed(() -> "none"));
     @SuppressWarnings("unchecked")
-    List<Delayed<?>> back = (List<Delayed<?>>) roundTrip(new CompactTasks(tasks));
+    List<Delayed<?>> back = JavaSerialized.read(JavaSerialized.bytes(new CompactTasks(tasks)));
     assertThat(back).hasSize(6);
     assertThat(back.get(3).call()).isEqualTo("ababab");
     assertThat(back.get(5).call()).isEqualTo("none");
@@ -71,15 +70,6 @@ class CompactEncodingTest {
     }
   }
 
-  private static Object roundTrip(Object o) throws Exception {
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(b)) {
-      out.writeObject(o);
-    }
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(b.toByteArray()))) {
-      return in.readObject();
-    }
-  }
 
   @Test
   void sharedArrayFilesRoundTripInTheMachinesByteOrder(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
