@@ -5,7 +5,7 @@ import io.joblib4j.ProgressListener;
 import io.joblib4j.Require;
 import io.joblib4j.fn.Action;
 import io.joblib4j.internal.CpuCount;
-import io.joblib4j.internal.Warnings;
+import io.joblib4j.spi.Warnings;
 import io.joblib4j.internal.progress.ConsoleBarReporter;
 import io.joblib4j.internal.progress.VerboseReporter;
 import io.joblib4j.spi.Backend;

@@ -1,6 +1,6 @@
 package io.joblib4j.spark.internal;
 
-import io.joblib4j.internal.Warnings;
+import io.joblib4j.spi.Warnings;
 import io.joblib4j.spi.BackendCall;
 import io.joblib4j.spi.CallSpec;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.joblib4j.internal;
+package io.joblib4j.spi;
 
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -6,7 +6,8 @@ import java.util.regex.Pattern;
 
 /**
  * Byte sizes written as joblib writes them: {@code "500"}, {@code "64K"}, {@code "1M"}, {@code
- * "10G"} (powers of 1024; an optional trailing {@code B} or {@code iB} is accepted).
+ * "10G"} (powers of 1024; an optional trailing {@code B} or {@code iB} is accepted). Backends and
+ * stores parse their size options with it, so that every option of joblib4j reads sizes alike.
  */
 public final class ByteSizes {
   private static final Pattern SIZE =

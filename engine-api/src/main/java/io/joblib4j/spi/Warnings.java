@@ -1,4 +1,4 @@
-package io.joblib4j.internal;
+package io.joblib4j.spi;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -8,7 +8,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Where joblib4j's user-facing warnings go (joblib issues Python warnings for the same cases):
  * SLF4J at WARN under the source's logger, plus any hooks registered — tests use them to assert
- * that a warning was given.
+ * that a warning was given. Backends and stores warn through it too, so that an application (or a
+ * test) sees the warnings of every module in one place.
  */
 public final class Warnings {
   private static final List<BiConsumer<Class<?>, String>> HOOKS = new CopyOnWriteArrayList<>();
