@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.joblib4j.JoblibException;
 import io.joblib4j.Parallel;
+import io.joblib4j.RemoteTaskException;
+import io.joblib4j.TaskSerializationException;
 import java.io.IOException;
 import java.io.NotSerializableException;
 import java.io.ObjectInputStream;
@@ -16,7 +19,6 @@ import java.util.List;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
-import org.apache.spark.SparkException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -56,7 +58,7 @@ class SparkErrorsTest extends OnLocalSpark {
         .hasCauseInstanceOf(ArithmeticException.class);
     assertThat(Arrays.stream(t.getStackTrace()).map(StackTraceElement::toString))
         .as("the stack trace is the executor's").anyMatch(s -> s.contains("SparkErrorsTest.failAt"))
-        .anyMatch(s -> s.contains("ExecutorWorker"));
+        .anyMatch(s -> s.contains("WorkerLoop"));
     assertThat(Arrays.stream(t.getSuppressed()).map(Throwable::getMessage))
         .anyMatch(m -> m.contains("task 7") && m.contains("executor"));
     assertThat(RUNS.get()).as("Spark did not re-run the failing task").isEqualTo(8);
@@ -180,12 +182,16 @@ class SparkErrorsTest extends OnLocalSpark {
   }
 
   @Test
-  void anArgumentThatIsNotSerializableFailsWithAClearMessage() {
+  void anArgumentThatIsNotSerializableIsATaskSerializationExceptionWithItsFieldPath() {
     Object notSerializable = new Object();
     try (Parallel p = Parallel.builder().backend(spark).nJobs(2).build()) {
-      assertThatThrownBy(() -> p.run(List.of(delayed(o -> o.hashCode(), notSerializable))))
-          .hasMessageContaining("Serializable")
-          .hasRootCauseInstanceOf(NotSerializableException.class);
+      assertThatThrownBy(() -> p.run(List.of(delayed(o -> o.hashCode(), List.of(notSerializable)))))
+          .isInstanceOf(TaskSerializationException.class)
+          .hasMessageContaining("cannot be sent to Spark executors")
+          .hasMessageContaining("java.lang.Object is not Serializable")
+          .hasRootCauseInstanceOf(NotSerializableException.class)
+          .satisfies(e -> assertThat(((TaskSerializationException) e).path()).startsWith("argument 0 (")
+              .endsWith("→ [0] (java.lang.Object)"));
     }
   }
 
@@ -195,7 +201,7 @@ class SparkErrorsTest extends OnLocalSpark {
         java.util.Map.of("maxResultSize", "1m"));
          Parallel p = Parallel.builder().backend(small).nJobs(2).build()) {
       assertThatThrownBy(() -> p.run(List.of(delayed(() -> new byte[4 << 20]))))
-          .isInstanceOf(SparkException.class)
+          .isInstanceOf(JoblibException.class)
           .hasMessageContaining("spark.driver.maxResultSize");
       // the backend stays usable for results that fit
       assertThat(p.run(List.of(delayed(() -> new byte[1000])))).hasSize(1);
@@ -203,14 +209,14 @@ class SparkErrorsTest extends OnLocalSpark {
   }
 
   @Test
-  void aFailingInitializerFailsTheCallWithItsException() {
+  void aFailingInitializerFailsTheCallWithItsOwnExceptionAsOnThreads() {
     try (Parallel p = Parallel.builder().backend(spark).nJobs(2)
         .initializer(() -> {
           throw new IllegalStateException("no licence for the solver");
         }).build()) {
       Throwable t = catchThrowable(() -> p.run(List.of(delayed(() -> 1))));
-      assertThat(t).isInstanceOf(SparkException.class).hasMessageContaining("initializer")
-          .hasRootCauseMessage("no licence for the solver");
+      assertThat(t).isInstanceOf(IllegalStateException.class).hasMessage("no licence for the solver");
+      assertThat(t.getSuppressed()).anyMatch(s -> s.getMessage().contains("the initializer failed in worker executor"));
     }
   }
 

@@ -1,4 +1,4 @@
-package io.joblib4j.internal.processes;
+package io.joblib4j.spi.worker;
 
 import io.joblib4j.Delayed;
 import io.joblib4j.fn.Fn0;
@@ -74,7 +74,7 @@ final class CompactTasks implements Serializable {
         args[k] = TaggedValues.read(in);
       }
       tasks.add(delayed(fn, args));
-      if (in instanceof BatchInput b) {
+      if (in instanceof WireInput b) {
         b.taskRead();
       }
     }

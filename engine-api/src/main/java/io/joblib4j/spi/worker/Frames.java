@@ -1,4 +1,4 @@
-package io.joblib4j.internal.processes;
+package io.joblib4j.spi.worker;
 
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -8,30 +8,34 @@ import java.io.StreamCorruptedException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The framed protocol between the parent and a worker JVM over one loopback TCP connection. A frame is
- * {@code int length} (of what follows), {@code byte type}, then the type's body. Both sides read
- * frames strictly in order, so no frame carries a sequence number beyond the job id.
+ * The framed protocol between a parent (the JVM that runs {@code Parallel}) and a worker in
+ * another JVM, over one TCP connection the worker opens. A frame is {@code int length} (of what
+ * follows), {@code byte type}, then the type's body. Both sides read frames strictly in order, so
+ * no frame carries a sequence number beyond the job id.
  *
  * <pre>
  * parent → worker
- *   BATCH     long jobId, bytes initializer (empty: none), bytes batch   run it, report back
- *   RELEASE   string callId                                               drop that call's shared arrays
- *   SHUTDOWN  —                                                           exit(0)
+ *   BATCH     long job, bytes initializer (empty: none, or the worker ran it), bytes batch
+ *   RELEASE   string callId                        drop what the worker holds for that call
+ *   EXIT      —                                    the worker's loop returns
  * worker → parent
- *   HELLO     long token, long pid, long maxHeapBytes                     first frame after connecting
- *   STARTED   long jobId                                                  the batch's tasks begin now
- *   PROGRESS  long jobId, int tasksDone                                   coalesced, at most every few ms
- *   OUTCOME   long jobId, bytes serialized BatchOutcome
- *   FAILED    long jobId, byte kind, int task, string message, bytes serialized Throwable (may be empty)
- *   EXITING   string note                                                 System.exit or SIGTERM under way
+ *   HELLO     int version, bytes token, string scope, string worker, long pid, long maxHeapBytes
+ *   STARTED   long job                             the batch's tasks begin now
+ *   PROGRESS  long job, int tasksDone              coalesced, at most every few ms
+ *   OUTCOME   long job, bytes results              every task of the batch succeeded
+ *   FAILED    long job, byte kind, int task, string message, string className, string path,
+ *             bytes exception, bytes stand-in      see {@link FailureKind}
+ *   EXITING   string note                          the worker's JVM is exiting on its own
  * </pre>
  *
- * {@code bytes} is an {@code int} length and the bytes; {@code string} is UTF-8 {@code bytes}.
+ * {@code bytes} is an {@code int} length and the bytes; {@code string} is UTF-8 {@code bytes}. The
+ * HELLO frame starts with the protocol version, the token and the scope, in that order in every
+ * version, so that a parent can route and refuse a worker of another version by name.
  */
 final class Frames {
   static final byte BATCH = 1;
   static final byte RELEASE = 2;
-  static final byte SHUTDOWN = 3;
+  static final byte EXIT = 3;
 
   static final byte HELLO = 10;
   static final byte STARTED = 11;
@@ -40,22 +44,19 @@ final class Frames {
   static final byte FAILED = 14;
   static final byte EXITING = 15;
 
-  /** {@link #FAILED} kinds. */
-  static final byte INIT_FAILED = 1;
-  static final byte BATCH_UNREADABLE = 2;
-  static final byte RESULT_UNWRITABLE = 3;
-
   /** No frame is this large; a bigger length means the stream is out of step. */
   static final int MAX_FRAME = Integer.MAX_VALUE - 64;
+  /** Before a peer has proven itself, nothing larger is read from it. */
+  static final int MAX_HELLO = 64 << 10;
 
   static final byte[] EMPTY = new byte[0];
 
   private Frames() {}
 
   /** Reads a frame header and returns its type; the body follows in {@code in}. */
-  static byte readType(DataInputStream in) throws IOException {
+  static byte readType(DataInputStream in, int maxLength) throws IOException {
     int length = in.readInt();
-    if (length < 1 || length > MAX_FRAME) {
+    if (length < 1 || length > maxLength) {
       throw new StreamCorruptedException("bad frame length " + length);
     }
     return in.readByte();
@@ -86,7 +87,7 @@ final class Frames {
   }
 
   static byte[] utf8(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
+    return s == null ? EMPTY : s.getBytes(StandardCharsets.UTF_8);
   }
 
   /** Bytes a {@code bytes} field of {@code n} bytes takes. */

@@ -1,4 +1,4 @@
-package io.joblib4j.internal.processes;
+package io.joblib4j.spi.worker;
 
 import io.joblib4j.Delayed;
 import io.joblib4j.internal.fn.Lambdas;
@@ -43,8 +43,13 @@ final class ObjectPaths {
    * serialization order, e.g. {@code argument 1 (Model) → field 'socket' (java.net.Socket)}.
    */
   static Optional<String> find(Object root, Predicate<Object> bad) {
+    return find(root, null, bad);
+  }
+
+  /** As {@link #find(Object, Predicate)}, the path starting with {@code rootLabel} (e.g. {@code "result"}) if not null. */
+  static Optional<String> find(Object root, String rootLabel, Predicate<Object> bad) {
     Walk w = new Walk(bad);
-    return w.visit(root, null, 0) ? Optional.of(w.render()) : Optional.empty();
+    return w.visit(root, rootLabel, 0) ? Optional.of(w.render()) : Optional.empty();
   }
 
   private static final class Walk {

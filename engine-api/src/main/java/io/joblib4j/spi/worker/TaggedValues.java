@@ -1,4 +1,4 @@
-package io.joblib4j.internal.processes;
+package io.joblib4j.spi.worker;
 
 import java.io.IOException;
 import java.io.ObjectInputStream;

@@ -1,4 +1,4 @@
-package io.joblib4j.internal.processes;
+package io.joblib4j.spi.worker;
 
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -19,6 +19,7 @@ final class ProgressReporter {
   private static final long NAP_AFTER_NANOS = 1_000_000_000L;
 
   private final DataOutputStream out;
+  private final Thread thread;
   private final Object wake = new Object();
   /** The running job, or -1; changed under {@code out}'s lock. */
   private volatile long job = -1;
@@ -28,9 +29,14 @@ final class ProgressReporter {
 
   ProgressReporter(DataOutputStream out) {
     this.out = out;
-    Thread t = new Thread(this::loop, "joblib4j-worker-progress");
-    t.setDaemon(true);
-    t.start();
+    thread = new Thread(this::loop, "joblib4j-worker-progress");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** The worker's loop is over (a Spark task runs one per call): the thread ends. */
+  void stop() {
+    thread.interrupt();
   }
 
   /** A batch begins: buffers its STARTED frame; wakes the reporter only if it naps. */

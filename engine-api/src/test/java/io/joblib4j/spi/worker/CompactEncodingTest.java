@@ -1,4 +1,4 @@
-package io.joblib4j.internal.processes;
+package io.joblib4j.spi.worker;
 
 import static io.joblib4j.Delayed.delayed;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -9,7 +9,6 @@ import io.joblib4j.testing.JavaSerialized;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectOutputStream;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -58,30 +57,15 @@ class CompactEncodingTest {
     }
     ByteArrayOutputStream compact = new ByteArrayOutputStream();
     ArrayList<Delayed<?>> list = new ArrayList<>(tasks);
-    try (BatchOutput o = new BatchOutput(compact, new ClassVisibility(java.util.Set.of()), list, null, -1)) {
+    try (WireOutput o = new WireOutput(compact, WireFormat.SAME_CLASS_FILES, null, list, ArgumentSharer.Replacer.NONE)) {
       o.writeObject(list);
     }
     assertThat(compact.size()).isLessThan(plain.size() / 3);
-    try (BatchInput in = new BatchInput(compact.toByteArray(), new WorkerArrays())) {
+    try (WireInput in = new WireInput(compact.toByteArray(), WireFormat.SAME_CLASS_FILES, getClass().getClassLoader())) {
       @SuppressWarnings("unchecked")
       List<Delayed<?>> back = (List<Delayed<?>>) in.readObject();
       assertThat(back.get(999).call()).isEqualTo(1000);
       assertThat(in.tasksRead()).isEqualTo(1000);
     }
-  }
-
-
-  @Test
-  void sharedArrayFilesRoundTripInTheMachinesByteOrder(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-      throws Exception {
-    double[] d = new double[1_000_003];
-    Arrays.setAll(d, i -> i * 1.25);
-    java.nio.file.Path f = dir.resolve("d.bin");
-    try (var ch = java.nio.channels.FileChannel.open(f, java.nio.file.StandardOpenOption.CREATE_NEW,
-        java.nio.file.StandardOpenOption.WRITE)) {
-      SharedArrayFiles.write(d, ch);
-    }
-    assertThat(java.nio.file.Files.size(f)).isEqualTo(8L * d.length);
-    assertThat((double[]) SharedArrayFiles.read(f, double.class, d.length)).isEqualTo(d);
   }
 }

@@ -1,4 +1,4 @@
-package io.joblib4j.internal.processes;
+package io.joblib4j.spi.worker;
 
 import java.io.IOException;
 import java.io.InvalidClassException;
@@ -12,7 +12,8 @@ import java.util.Map;
  * field's name and type signature for each class in each stream, and parsing them is most of the
  * cost of reading a small batch; a worker loads the very same class files as its parent (the same
  * JDK, the same class path), so the receiving side takes the descriptor from its own class instead.
- * Both the parent's and the worker's streams use this, and only between them.
+ * Only {@link WireFormat#SAME_CLASS_FILES} streams write descriptors this way; {@link #load} serves
+ * every stream.
  */
 final class ClassDescriptors {
   private static final Map<String, Class<?>> PRIMITIVES = Map.of("boolean", boolean.class, "byte", byte.class,
