@@ -7,6 +7,8 @@ import io.joblib4j.Parallel;
 import io.joblib4j.ProgressListener;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.scheduler.SparkListener;
@@ -24,11 +26,13 @@ class SparkVisibilityTest extends OnLocalSpark {
   void theJobIsNamedForTheFunctionAndTheCallersJobGroupSurvives() throws Exception {
     List<String> descriptions = new CopyOnWriteArrayList<>();
     List<String> groups = new CopyOnWriteArrayList<>();
+    CountDownLatch heard = new CountDownLatch(1);
     SparkListener listener = new SparkListener() {
       @Override
       public void onJobStart(SparkListenerJobStart start) {
         descriptions.add(start.properties().getProperty("spark.job.description"));
         groups.add(start.properties().getProperty("spark.jobGroup.id"));
+        heard.countDown();
       }
     };
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
@@ -37,7 +41,7 @@ class SparkVisibilityTest extends OnLocalSpark {
     try (Parallel p = Parallel.builder().backend(spark).nJobs(2).build()) {
       p.map(SparkVisibilityTest::score, List.of(1, 2, 3));
     } finally {
-      waitUntil(() -> !descriptions.isEmpty());
+      heard.await(30, TimeUnit.SECONDS); // the listener bus delivers events asynchronously
       jsc.sc().removeSparkListener(listener);
     }
     assertThat(descriptions).anyMatch(d -> d.startsWith("joblib4j Parallel: SparkVisibilityTest.score (2 workers"));
@@ -66,12 +70,5 @@ class SparkVisibilityTest extends OnLocalSpark {
     assertThat(seen).anyMatch(s -> s.completedTasks() > 0 && s.completedTasks() < 6);
     assertThat(seen.get(seen.size() - 1).completedTasks()).isEqualTo(6);
     assertThat(seen.get(seen.size() - 1).complete()).isTrue();
-  }
-
-  private static void waitUntil(java.util.function.BooleanSupplier c) throws InterruptedException {
-    long deadline = System.nanoTime() + 5_000_000_000L;
-    while (!c.getAsBoolean() && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
   }
 }

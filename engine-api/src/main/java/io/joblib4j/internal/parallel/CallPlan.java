@@ -179,7 +179,12 @@ public final class CallPlan {
     return nJobs;
   }
 
-  public boolean sequential() {
+  /** The worker initializer, or null. */
+  public Action initializer() {
+    return initializer;
+  }
+
+    public boolean sequential() {
     return sequential;
   }
 
