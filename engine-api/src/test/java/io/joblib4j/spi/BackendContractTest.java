@@ -31,6 +31,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -139,6 +140,10 @@ public abstract class BackendContractTest {
     return i;
   }
 
+  private static Stream<Delayed<Integer>> slowFirstTasks(int n, Gate slow, Gate others) {
+    return IntStream.range(0, n).mapToObj(i -> delayed(BackendContractTest::slowFirst, i, slow, others));
+  }
+
   @Test
   public void iterateGivesResultsInInputOrderWhateverOrderTasksFinishIn() {
     assumeTrue(runsTasksConcurrently(), "needs tasks that run at the same time");
@@ -146,8 +151,7 @@ public abstract class BackendContractTest {
     Gate others = gate("others");
     int n = 8;
     try (Parallel p = parallel(2).batchSize(1).build()) {
-      ResultIterator<Integer> it = p.iterate(IntStream.range(0, n).mapToObj(i -> delayed(
-          BackendContractTest::slowFirst, i, slow, others)));
+      ResultIterator<Integer> it = p.iterate(slowFirstTasks(n, slow, others));
       rendezvous.awaitArrivals(name(others), n - 1); // every task but the first has finished
       rendezvous.openGate(name(slow));
       assertThat(drain(it)).isEqualTo(IntStream.range(0, n).boxed().collect(Collectors.toList()));
@@ -161,8 +165,7 @@ public abstract class BackendContractTest {
     Gate others = gate("others");
     int n = 8;
     try (Parallel p = parallel(2).batchSize(1).build()) {
-      ResultIterator<Integer> it = p.iterateUnordered(IntStream.range(0, n).mapToObj(i -> delayed(
-          BackendContractTest::slowFirst, i, slow, others)));
+      ResultIterator<Integer> it = p.iterateUnordered(slowFirstTasks(n, slow, others));
       List<Integer> first = new ArrayList<>();
       for (int k = 1; k < n; k++) {
         first.add(it.next()); // while task 0 still waits
