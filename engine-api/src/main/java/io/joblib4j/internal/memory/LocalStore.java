@@ -171,6 +171,32 @@ public final class LocalStore implements Store {
   }
 
   @Override
+  public List<StoreFile> children(String dir) throws IOException {
+    Path start = resolve(dir);
+    List<StoreFile> out = new ArrayList<>();
+    if (!Files.isDirectory(start, NOFOLLOW)) {
+      return out;
+    }
+    try (Stream<Path> children = Files.list(start)) {
+      for (Path child : (Iterable<Path>) children::iterator) {
+        if (child.getFileName().toString().startsWith(TEMP_PREFIX)) {
+          continue;
+        }
+        try {
+          BasicFileAttributes attrs = Files.readAttributes(child, BasicFileAttributes.class, NOFOLLOW);
+          if (attrs.isDirectory() || attrs.isRegularFile()) {
+            out.add(new StoreFile(relative(child), attrs.isDirectory(), attrs.isDirectory() ? 0 : attrs.size(),
+                attrs.lastModifiedTime().toInstant()));
+          }
+        } catch (NoSuchFileException e) {
+          // deleted concurrently
+        }
+      }
+    }
+    return out;
+  }
+
+  @Override
   public void touch(String entry, Instant accessedAt) throws IOException {
     Path dir = resolve(entry);
     try {
