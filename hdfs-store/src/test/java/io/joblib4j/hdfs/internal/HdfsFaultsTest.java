@@ -157,22 +157,33 @@ class HdfsFaultsTest {
   @Order(4)
   void anEntryCorruptOnEveryReplicaIsDetectedDeletedAndRecomputed() throws Exception {
     try (Store store = newStore("all-corrupt", Map.of("hadoop.dfs.replication", "1"))) {
-      Memory memory = Memory.builder(store).verbose(0).build();
-      MemoizedFn1<Integer, double[]> f = memory.cache(HdfsFaultsTest::series);
-      COMPUTED.set(0);
-      f.apply(50_000);
-      String output = store.list("").stream().map(StoreFile::path).filter(p -> p.endsWith("/output.jl4j"))
-          .findFirst().orElseThrow();
-      HadoopStore s = (HadoopStore) store;
-      ExtendedBlock block = DFSTestUtil.getFirstBlock(s.fs, new org.apache.hadoop.fs.Path(s.root, output));
-      assertThat(cluster.corruptBlockOnDataNodes(block)).isEqualTo(1);
-
-      List<String> warnings = Captured.warnings(() -> assertThat(f.apply(50_000)).isEqualTo(series(50_000)));
-      assertThat(warnings).anyMatch(w -> w.contains("Exception while loading results") && w.contains("corrupt"));
-      assertThat(COMPUTED).hasValue(3); // recomputed once (plus the comparison)
-      assertThat(f.apply(50_000)).isEqualTo(series(50_000));
-      assertThat(COMPUTED).hasValue(4); // the repaired entry is a hit again
+      MemoizedFn1<Integer, double[]> f = Memory.builder(store).verbose(0).build().cache(HdfsFaultsTest::series);
+      storeThenCorruptEveryReplica(store, f, 50_000, 1);
+      assertRecomputedOnceThenAHit(f, 50_000);
     }
+  }
+
+  /** Stores {@code f(n)}, then corrupts every replica of its output's first block; returns the output's path. */
+  private static String storeThenCorruptEveryReplica(Store store, MemoizedFn1<Integer, double[]> f, int n, int replicas)
+      throws Exception {
+    COMPUTED.set(0);
+    f.apply(n);
+    String output = store.list("").stream().map(StoreFile::path).filter(p -> p.endsWith("/output.jl4j"))
+        .findFirst().orElseThrow();
+    HadoopStore s = (HadoopStore) store;
+    ExtendedBlock block = DFSTestUtil.getFirstBlock(s.fs, new org.apache.hadoop.fs.Path(s.root, output));
+    assertThat(cluster.corruptBlockOnDataNodes(block)).isEqualTo(replicas);
+    return output;
+  }
+
+  /** The damaged entry of {@code f(n)} is detected as corrupt (not as an outage), deleted, recomputed and replaced. */
+  private static void assertRecomputedOnceThenAHit(MemoizedFn1<Integer, double[]> f, int n) {
+    List<String> warnings = Captured.warnings(() -> assertThat(f.apply(n)).isEqualTo(series(n)));
+    assertThat(warnings).anyMatch(w -> w.contains("Exception while loading results") && w.contains("corrupt"))
+        .noneMatch(w -> w.contains("cannot be used"));
+    assertThat(COMPUTED).hasValue(3); // recomputed once (plus the comparison)
+    assertThat(f.apply(n)).isEqualTo(series(n));
+    assertThat(COMPUTED).hasValue(4); // the repaired entry is a hit again
   }
 
   @Test
@@ -181,15 +192,9 @@ class HdfsFaultsTest {
     // three replicas, all corrupt: the client reports none of them (it cannot tell whether it is to
     // blame), so the NameNode does not list the file as corrupt, and the read ends in a missing block
     try (Store store = newStore("all-replicas-corrupt", Map.of("hadoop.dfs.client.retry.window.base", "100"))) {
-      Memory memory = Memory.builder(store).verbose(0).build();
-      MemoizedFn1<Integer, double[]> f = memory.cache(HdfsFaultsTest::series);
-      COMPUTED.set(0);
-      f.apply(40_000);
-      String output = store.list("").stream().map(StoreFile::path).filter(p -> p.endsWith("/output.jl4j"))
-          .findFirst().orElseThrow();
+      MemoizedFn1<Integer, double[]> f = Memory.builder(store).verbose(0).build().cache(HdfsFaultsTest::series);
+      String output = storeThenCorruptEveryReplica(store, f, 40_000, 3);
       HadoopStore s = (HadoopStore) store;
-      ExtendedBlock block = DFSTestUtil.getFirstBlock(s.fs, new org.apache.hadoop.fs.Path(s.root, output));
-      assertThat(cluster.corruptBlockOnDataNodes(block)).isEqualTo(3);
       // a positional read ends in a missing block every time (a streaming read only sometimes)
       org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(s.root, output);
       try (FSDataInputStream raw = s.fs.open(file)) {
@@ -211,13 +216,7 @@ class HdfsFaultsTest {
         assertThatThrownBy(() -> new ReadFailures(positional, s.fs, file, output).readAllBytes())
             .isInstanceOf(CorruptFileException.class).hasCauseInstanceOf(BlockMissingException.class);
       }
-
-      List<String> warnings = Captured.warnings(() -> assertThat(f.apply(40_000)).isEqualTo(series(40_000)));
-      assertThat(warnings).anyMatch(w -> w.contains("Exception while loading results") && w.contains("corrupt"))
-          .noneMatch(w -> w.contains("cannot be used"));
-      assertThat(COMPUTED).hasValue(3); // recomputed once (plus the comparison)
-      assertThat(f.apply(40_000)).isEqualTo(series(40_000));
-      assertThat(COMPUTED).hasValue(4); // the entry was replaced: a hit again
+      assertRecomputedOnceThenAHit(f, 40_000);
     }
   }
 

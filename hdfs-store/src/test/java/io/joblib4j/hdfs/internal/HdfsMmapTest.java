@@ -53,9 +53,7 @@ class HdfsMmapTest {
   @Test
   void mappedResultsComeFromOneLocalCopyPerMachine() throws Exception {
     try (Store store = newStore()) {
-      MemoizedFn1<Integer, NDArray> f = Memory.builder(store).verbose(0).mmapMode(MmapMode.READ_ONLY).build()
-          .cache(HdfsMmapTest::ramp);
-      COMPUTED.set(0);
+      MemoizedFn1<Integer, NDArray> f = mapped(store);
       NDArray first = f.apply(10_000);
       NDArray second = f.apply(10_000);
       // a second Memory (as another JVM on this machine would) maps the same copy
@@ -77,9 +75,7 @@ class HdfsMmapTest {
   @Test
   void aLocalCopyDamagedOnThisDiskIsDetectedAndTheResultRecomputed() throws Exception {
     try (Store store = newStore()) {
-      MemoizedFn1<Integer, NDArray> f = Memory.builder(store).verbose(0).mmapMode(MmapMode.READ_ONLY).build()
-          .cache(HdfsMmapTest::ramp);
-      COMPUTED.set(0);
+      MemoizedFn1<Integer, NDArray> f = mapped(store);
       Path copy = f.apply(5_000).mapping().orElseThrow().path();
       try (FileChannel ch = FileChannel.open(copy, StandardOpenOption.WRITE)) {
         ch.write(java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5, 6, 7, 8}), Files.size(copy) - 100);
@@ -93,9 +89,7 @@ class HdfsMmapTest {
   @Test
   void aCopyOnThisMachineIsNotServedOnceTheNameNodeKnowsTheEntryIsCorrupt() throws Exception {
     try (Store store = newStore()) {
-      MemoizedFn1<Integer, NDArray> f = Memory.builder(store).verbose(0).mmapMode(MmapMode.READ_ONLY).build()
-          .cache(HdfsMmapTest::ramp);
-      COMPUTED.set(0);
+      MemoizedFn1<Integer, NDArray> f = mapped(store);
       f.apply(3_000); // this machine now has a verified copy
       HadoopStore s = (HadoopStore) store;
       org.apache.hadoop.fs.Path output = new org.apache.hadoop.fs.Path(s.root, onlyOutput(store));
@@ -120,9 +114,7 @@ class HdfsMmapTest {
   @Test
   void aFileRewrittenOnHdfsBehindTheStoresBackIsCheckedAgainNotServedFromTheOldCopy() throws Exception {
     try (Store store = newStore()) {
-      MemoizedFn1<Integer, NDArray> f = Memory.builder(store).verbose(0).mmapMode(MmapMode.READ_ONLY).build()
-          .cache(HdfsMmapTest::ramp);
-      COMPUTED.set(0);
+      MemoizedFn1<Integer, NDArray> f = mapped(store);
       f.apply(2_000);
       HadoopStore s = (HadoopStore) store;
       org.apache.hadoop.fs.Path output = new org.apache.hadoop.fs.Path(s.root, onlyOutput(store));
@@ -138,6 +130,12 @@ class HdfsMmapTest {
       assertThat(warnings).anyMatch(w -> w.contains("Exception while loading results"));
       assertThat(COMPUTED).hasValue(2);
     }
+  }
+
+  /** {@code ramp} memoized in {@code store}, results mapped, with the computation count reset. */
+  private static MemoizedFn1<Integer, NDArray> mapped(Store store) {
+    COMPUTED.set(0);
+    return Memory.builder(store).verbose(0).mmapMode(MmapMode.READ_ONLY).build().cache(HdfsMmapTest::ramp);
   }
 
   private static String onlyOutput(Store store) throws java.io.IOException {

@@ -16,6 +16,7 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.GlobalStorageStatistics;
 import org.apache.hadoop.fs.StorageStatistics;
 import org.apache.hadoop.hdfs.DFSOpsCountStatistics;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,8 +53,9 @@ class HdfsStoreContractTest extends StoreContractTest {
     store.replace("f/function.json", "{}".getBytes(UTF_8));
     store.replace("f/function.json", "{\"v\":2}".getBytes(UTF_8));
     // a delete of the temporary that was just renamed away is a wasted NameNode call (denied, in
-    // audit logs, where the user may not delete)
-    assertThat(deletes()).isEqualTo(before);
+    // audit logs, where the user may not delete); over WebHDFS, which cannot rename over a file, the
+    // second replace deletes the old file first
+    assertThat(deletes() - before).isEqualTo(s.fs instanceof DistributedFileSystem ? 0 : 1);
     assertThat(read(store, "f/function.json")).isEqualTo("{\"v\":2}");
     assertThat(s.fs.listStatus(s.tempArea)).isEmpty();
   }

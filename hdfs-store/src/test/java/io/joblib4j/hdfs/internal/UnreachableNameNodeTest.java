@@ -15,6 +15,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Stores for a NameNode that is there but does not work: one that accepts connections and never
@@ -37,48 +39,47 @@ class UnreachableNameNodeTest {
         "hadoop.ipc.client.rpc-timeout.ms", "1000"); // one short wait for the first call
   }
 
-  @Test
-  void aNameNodeThatNeverAnswersIsWaitedForOnceThenNewStoresForItFailAtOnce() throws Exception {
-    try (FakeNameNode nn = new FakeNameNode(FakeNameNode.Behaviour.SILENT)) {
-      IOException first = catchThrowableOfType(
-          () -> HadoopStoreOpener.open(nn.uri("/first"), new Configuration(), options()), IOException.class);
+  /** How opening a store at {@code path} on {@code nn} fails. */
+  private IOException openFailure(FakeNameNode nn, String path) {
+    return catchThrowableOfType(() -> HadoopStoreOpener.open(nn.uri(path), new Configuration(), options()), IOException.class);
+  }
+
+  @ParameterizedTest
+  @EnumSource(FakeNameNode.Behaviour.class)
+  void aNameNodeFoundUnreachableIsNotContactedAgainByStoresOpenedDuringTheBackoff(FakeNameNode.Behaviour b)
+      throws Exception {
+    try (FakeNameNode nn = new FakeNameNode(b)) {
+      IOException first = openFailure(nn, "/first");
       assertThat(first).isNotNull();
       assertThat(Outage.unreachable(first)).as("%s", first).isTrue();
       int contacted = nn.connections();
       assertThat(contacted).isPositive();
-
       for (String path : List.of("/second", "/third", "/first")) {
-        IOException again = catchThrowableOfType(
-            () -> HadoopStoreOpener.open(nn.uri(path), new Configuration(), options()), IOException.class);
-        assertThat(again).hasMessageContaining("could not be reached").hasMessageContaining("SocketTimeoutException");
+        assertThat(openFailure(nn, path)).hasMessageContaining("could not be reached")
+            .hasMessageContaining(first.getClass().getName());
       }
-      COMPUTED.set(0);
-      Memory memory = Memory.builder(nn.uri("/memory").toString()).verbose(0).storeOption("localCacheDir", localCache.toString())
-          .storeOption("hadoop.ipc.client.rpc-timeout.ms", "1000").build();
-      MemoizedFn1<Integer, Integer> f = memory.cache(UnreachableNameNodeTest::twice);
-      List<String> warnings = Captured.warnings(() -> {
-        for (int i = 0; i < 5; i++) {
-          assertThat(f.apply(i)).isEqualTo(2 * i);
-        }
-      });
-      assertThat(COMPUTED).hasValue(5);
-      assertThat(warnings).hasSize(1).allMatch(w -> w.contains("cannot be used") && w.contains("could not be reached"));
-      assertThat(nn.connections()).as("connections made to the NameNode during the backoff").isEqualTo(contacted);
+      assertThat(nn.connections()).as("connections made during the backoff").isEqualTo(contacted);
     }
   }
 
   @Test
-  void aConnectionResetCountsAsUnreachable() throws Exception {
-    try (FakeNameNode nn = new FakeNameNode(FakeNameNode.Behaviour.RESET)) {
-      IOException first = catchThrowableOfType(
-          () -> HadoopStoreOpener.open(nn.uri("/first"), new Configuration(), options()), IOException.class);
-      assertThat(first).isNotNull();
-      assertThat(Outage.unreachable(first)).as("%s", first).isTrue();
-      int contacted = nn.connections();
-      IOException again = catchThrowableOfType(
-          () -> HadoopStoreOpener.open(nn.uri("/second"), new Configuration(), options()), IOException.class);
-      assertThat(again).hasMessageContaining("could not be reached");
-      assertThat(nn.connections()).isEqualTo(contacted);
+  void memoizedCallsWaitForANameNodeThatNeverAnswersOnceThenComputeAtOnceWithOneWarning() throws Exception {
+    try (FakeNameNode nn = new FakeNameNode(FakeNameNode.Behaviour.SILENT)) {
+      COMPUTED.set(0);
+      Memory.Builder b = Memory.builder(nn.uri("/memory").toString()).verbose(0);
+      options().forEach(b::storeOption);
+      MemoizedFn1<Integer, Integer> f = b.build().cache(UnreachableNameNodeTest::twice);
+      int[] contacted = new int[1];
+      List<String> warnings = Captured.warnings(() -> {
+        assertThat(f.apply(0)).isZero(); // waits one RPC timeout
+        contacted[0] = nn.connections();
+        for (int i = 1; i < 5; i++) {
+          assertThat(f.apply(i)).isEqualTo(2 * i);
+        }
+      });
+      assertThat(COMPUTED).hasValue(5);
+      assertThat(warnings).hasSize(1).allMatch(w -> w.contains("cannot be used") && w.contains("SocketTimeoutException"));
+      assertThat(nn.connections()).as("connections made during the backoff").isEqualTo(contacted[0]);
     }
   }
 }
