@@ -155,6 +155,18 @@ class NotebookIT extends AnyFunSuite with Matchers with BeforeAndAfterAll {
     } finally restarted.close()
   }
 
+  test("a SparkBackend kept in a val of a cell that tasks use still needs @transient, with a clear error") {
+    nb.run("val backend = new io.joblib4j.spark.SparkBackend(spark)")
+    nb.run("""val held = try { Parallel.builder().backend(backend).build().map((x: Int) => slow(x) + backend.name().length, 1 to 3); "ran" }
+             |  catch { case e: Exception => e.getClass.getName + ": " + e.getMessage }""".stripMargin)
+    nb.valueOf[String]("held") shouldBe "java.lang.IllegalArgumentException: lambda in held, batch 1 cannot be sent" +
+      " to Spark executors: java.io.NotSerializableException: io.joblib4j.spark.SparkBackend. Task functions, their" +
+      " arguments and every value a lambda captures must be Serializable (a lambda in an instance method captures 'this')"
+    nb.run("@transient val backend = new io.joblib4j.spark.SparkBackend(spark)")
+    nb.run("val fine = Parallel.builder().backend(backend).build().map((x: Int) => slow(x), 1 to 3)")
+    nb.valueOf[Seq[Int]]("fine") shouldBe Seq(3, 6, 9)
+  }
+
   test("examples/notebooks: the Zeppelin note runs paragraph by paragraph") {
     runExample("joblib4j-zeppelin.zpln")
   }
