@@ -85,6 +85,41 @@ class BundleJarIT {
   }
 
   @Test
+  void carriesTheModulesCurrentClassesNotAnEarlierBuildsCopies() throws IOException {
+    // the module jars on this test's class path; classes that refer to no relocated library keep their bytes
+    List<String> differ = new ArrayList<>();
+    int compared = 0;
+    for (String probe : List.of("io/joblib4j/Parallel.class", "io/joblib4j/spark/SparkBackend.class",
+        "io/joblib4j/hdfs/HadoopStoreProvider.class")) {
+      URL module = getClass().getClassLoader().getResource(probe);
+      assertThat(module).as(probe).isNotNull();
+      String path = module.getPath();
+      try (JarFile jar = new JarFile(Path.of(java.net.URI.create(path.substring(0, path.indexOf("!/")))).toFile())) {
+        for (JarEntry e : Collections.list(jar.entries())) {
+          if (!e.getName().endsWith(".class")) {
+            continue;
+          }
+          byte[] original;
+          try (InputStream in = jar.getInputStream(e)) {
+            original = in.readAllBytes();
+          }
+          String text = new String(original, StandardCharsets.ISO_8859_1);
+          if (RELOCATED.keySet().stream().anyMatch(text::contains)) {
+            continue;
+          }
+          JarEntry inBundle = bundle.getJarEntry(e.getName());
+          compared++;
+          if (inBundle == null || !java.util.Arrays.equals(read(inBundle), original)) {
+            differ.add(e.getName());
+          }
+        }
+      }
+    }
+    assertThat(compared).isGreaterThan(100);
+    assertThat(differ).as("classes missing from the bundle or not the modules' current build").isEmpty();
+  }
+
+  @Test
   void serviceFilesListEveryProviderOfEveryModule() throws IOException {
     Map<String, Set<String>> expected = new TreeMap<>();
     for (String spi : List.of("io.joblib4j.spi.BackendProvider", "io.joblib4j.spi.StoreProvider")) {
