@@ -3,6 +3,7 @@ package io.joblib4j.internal.parallel;
 import io.joblib4j.Delayed;
 import io.joblib4j.array.NDArray;
 import java.lang.ref.WeakReference;
+import java.lang.reflect.Array;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -160,24 +161,18 @@ final class HeapFootprint {
   }
 
   private static long primitiveArrayBytes(Object v) {
-    if (v instanceof byte[] a) {
-      return 16L + a.length;
-    } else if (v instanceof int[] a) {
-      return 16L + 4L * a.length;
-    } else if (v instanceof long[] a) {
-      return 16L + 8L * a.length;
-    } else if (v instanceof double[] a) {
-      return 16L + 8L * a.length;
-    } else if (v instanceof float[] a) {
-      return 16L + 4L * a.length;
-    } else if (v instanceof char[] a) {
-      return 16L + 2L * a.length;
-    } else if (v instanceof short[] a) {
-      return 16L + 2L * a.length;
-    } else if (v instanceof boolean[] a) {
-      return 16L + a.length;
+    Class<?> element = v.getClass().getComponentType();
+    if (element == null || !element.isPrimitive()) {
+      return -1;
     }
-    return -1;
+    return 16L + (long) Array.getLength(v) * width(element);
+  }
+
+  /** The bytes of a primitive value of type {@code primitive}. */
+  private static int width(Class<?> primitive) {
+    return primitive == long.class || primitive == double.class ? 8
+        : primitive == int.class || primitive == float.class ? 4
+        : primitive == short.class || primitive == char.class ? 2 : 1;
   }
 
   /** A class's instance size and the reference fields reflection may read. */
@@ -197,8 +192,7 @@ final class HeapFootprint {
               refs.add(f);
             }
           } else {
-            size += t == long.class || t == double.class ? 8 : t == int.class || t == float.class ? 4
-                : t == short.class || t == char.class ? 2 : 1;
+            size += width(t);
           }
         }
       }
