@@ -402,7 +402,8 @@ final class ParallelCall implements CallResults.Producer {
             && (ordered ? inOrder.isEmpty() : completedUnconsumed.isEmpty())) {
           return null;
         }
-        resume = owedDispatches > 0 && waitingBatches < limits.maxWaitingBatches() ? owedDispatches : 0;
+        // the same test a completion makes: dispatch while at most maxWaitingBatches wait
+        resume = owedDispatches > 0 && waitingBatches <= limits.maxWaitingBatches() ? owedDispatches : 0;
         owedDispatches -= resume;
         if (results == null && resume == 0) {
           awaitChange();
