@@ -19,10 +19,10 @@ import org.junit.jupiter.api.Test;
  * bounded number of tasks and results however long the input is.
  *
  * <p>Each test waits a second for something that must not happen (the whole input being taken):
- * without back-pressure two workers take a million tiny tasks in well under that.
+ * without back-pressure two workers take 400,000 tiny tasks in well under that.
  */
 class BackPressureTest {
-  private static final long TASKS = 1_000_000;
+  private static final long TASKS = 400_000;
   /** Tasks taken beyond what the caller read: batches running, split off, and waiting, all at the cap. */
   private static final long BOUND = (long) (3 * 2 + 1 + 2 * BatchLimits.WAITING_BATCHES_PER_JOB)
       * BatchLimits.MAX_BATCH_TASKS;
@@ -51,12 +51,14 @@ class BackPressureTest {
       assertThat(allTaken.await(1, TimeUnit.SECONDS)).as("the whole input was taken").isFalse();
       assertThat(taken.get()).as("tasks taken while the caller read one").isLessThan(BOUND);
       long count = 1;
+      long mostAhead = 0;
       while (it.hasNext()) {
         it.next();
         count++;
-        assertThat(taken.get() - count).as("tasks taken and not yet read").isLessThan(BOUND);
+        mostAhead = Math.max(mostAhead, taken.get() - count);
       }
       assertThat(count).isEqualTo(TASKS);
+      assertThat(mostAhead).as("tasks taken and not yet read, at most").isLessThan(BOUND);
     }
   }
 
@@ -78,10 +80,10 @@ class BackPressureTest {
       release.countDown();
       assertThat(it.next()).isZero();
       long expected = 2;
-      while (it.hasNext()) {
-        assertThat(it.next()).isEqualTo(expected++);
+      while (it.hasNext() && it.next() == expected) {
+        expected++;
       }
-      assertThat(expected).isEqualTo(TASKS + 1);
+      assertThat(expected).as("every result, in input order").isEqualTo(TASKS + 1);
     }
   }
 
