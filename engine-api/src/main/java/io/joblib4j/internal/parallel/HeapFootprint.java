@@ -15,10 +15,11 @@ import java.util.Map;
  * A rough, cheap estimate of the heap bytes a task or a result holds, so that auto batching can cap
  * a batch by bytes as well as by count without serializing anything. It walks the object graph a
  * few levels deep and at most {@link #MAX_NODES} objects wide: primitive arrays, strings, boxed
- * values and {@link NDArray}s by their length; collections, maps and object arrays by their size
- * times the estimate of a few sampled elements; other objects by their field layout (cached per
- * class) plus what their reference fields hold, where reflection may read them. Classes, enums
- * and memory-mapped arrays count nothing.
+ * values and {@link NDArray}s by their length; the JDK's and Scala's collections and maps, and
+ * object arrays, by their size times the estimate of a few sampled elements; other objects by
+ * their field layout (cached per class) plus what their reference fields hold, where reflection
+ * may read them (no method of a user's class is called). Classes, enums and memory-mapped arrays
+ * count nothing.
  *
  * <p>A large object (at least {@link #LARGE} bytes) met again — an array every task of a call
  * receives, or that a lambda captures — counts once: the estimator remembers the last few large
@@ -103,7 +104,7 @@ final class HeapFootprint {
       }
       return counted(v, bytes);
     }
-    if (v instanceof Collection<?> c) {
+    if (v instanceof Collection<?> c && wellKnown(v)) {
       int size = c.size();
       long bytes = 24 + 16L * size;
       if (deeper && size > 0) {
@@ -111,7 +112,7 @@ final class HeapFootprint {
       }
       return counted(v, bytes);
     }
-    if (v instanceof Map<?, ?> m) {
+    if (v instanceof Map<?, ?> m && wellKnown(v)) {
       int size = m.size();
       long bytes = 48 + 36L * size;
       if (deeper && size > 0) {
@@ -132,6 +133,16 @@ final class HeapFootprint {
       }
     }
     return counted(v, bytes);
+  }
+
+  /**
+   * Whether {@code v}'s own methods may be called to size it: the JDK's and Scala's collections. A
+   * user's collection may do anything in {@code size()} (load from a database, block), so it is
+   * sized by its fields, as any other object; reading a field runs no code.
+   */
+  private static boolean wellKnown(Object v) {
+    String name = v.getClass().getName();
+    return name.startsWith("java.") || name.startsWith("scala.");
   }
 
   /** The average of a few elements spread over {@code array}, times its length. */
