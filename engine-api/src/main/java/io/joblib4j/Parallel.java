@@ -41,8 +41,10 @@ import java.util.stream.Stream;
  * }</pre>
  *
  * <p>Semantics follow joblib: the input is consumed lazily ({@code preDispatch} tasks up front,
- * then a batch more per finished batch); batches size themselves ({@code batchSize("auto")});
- * the first task that throws makes the call throw that same exception — type, message and cause
+ * then a batch more per finished batch, pausing while finished batches wait for a caller of
+ * {@code iterate} who reads slower than the workers run); batches size themselves ({@code
+ * batchSize("auto")}, capped by count and by estimated bytes, so a stream of any length runs in
+ * a bounded heap); the first task that throws makes the call throw that same exception — type, message and cause
  * chain kept, the worker's stack trace in it, a suppressed note saying which task failed where —
  * and cancels the tasks still running; a {@code timeout} fails the call with a {@link
  * java.util.concurrent.TimeoutException}. Checked exceptions propagate undeclared, as they were
