@@ -5,9 +5,9 @@ import io.joblib4j.spi.worker.Hello;
 import org.apache.spark.SparkException;
 
 /**
- * Every failure the driver itself raises for a call, built in one place, so that a diagnosis of
- * why executors cannot serve (their joblib4j is missing or of another version, they cannot reach
- * the driver) has one place to hook in. What a worker reports about a batch — a task's exception,
+ * Every failure the driver itself raises for a call, built in one place, where the diagnoses of
+ * why executors cannot serve hook in: their joblib4j is missing ({@link MissingExecutorJar}) or of
+ * another version. What a worker reports about a batch — a task's exception,
  * a failing initializer, what cannot be serialized — is turned into the caller's error by the
  * shared {@link io.joblib4j.spi.worker.BatchCodec}, as on every backend with workers in other JVMs.
  */
@@ -25,8 +25,9 @@ final class DriverFailures {
     String why = refusal != null ? ": " + refusal
         : cause != null ? ": " + cause
         : " (every worker left)";
-    return new SparkException("joblib4j: the Spark job running the workers of " + spec.callId() + " ("
-        + spec.description() + ") ended before its batches did" + why, cause);
+    SparkException failure = new SparkException("joblib4j: the Spark job running the workers of "
+        + spec.callId() + " (" + spec.description() + ") ended before its batches did" + why, cause);
+    return MissingExecutorJar.explain(cause, failure); // executors that lack joblib4j's jars
   }
 
   /** A worker that speaks another version of the protocol: the executors have another joblib4j. */
