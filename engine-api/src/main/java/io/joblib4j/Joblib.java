@@ -99,7 +99,9 @@ public final class Joblib {
 
   /**
    * Reads one value from {@code in} (not closed). For an uncompressed stream, exactly the bytes of
-   * one dump are consumed, so several dumps can follow each other in one stream.
+   * one dump are consumed, so several dumps can follow each other in one stream. A compressed
+   * stream is read to its end, its codec's trailer checked: it must hold one dump and nothing
+   * after it.
    */
   public static <T> T load(InputStream in) {
     return load(in, LoadOptions.defaults());
