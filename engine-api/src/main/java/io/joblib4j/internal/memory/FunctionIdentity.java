@@ -29,6 +29,7 @@ import org.objectweb.asm.Type;
  * @param folder the store folder of the function: its sanitized name and a hash of {@code id}
  * @param codeVersion the bytecode hash, or {@code "unknown"} if the class file cannot be read
  * @param captured the values the function captured (they join the call key)
+ * @param capturedLabels how an error names each captured value: {@code captured arg 0 (this)}
  * @param parameterNames the names of the call's arguments, or empty if not compiled with {@code -parameters}
  * @param resultType the declared result class, allowed on load by default
  * @param lambda whether the implementation is a compiler-named lambda body
@@ -39,6 +40,7 @@ record FunctionIdentity(
     String folder,
     String codeVersion,
     List<Object> captured,
+    List<String> capturedLabels,
     Optional<List<String>> parameterNames,
     Class<?> resultType,
     boolean lambda) {
@@ -74,13 +76,34 @@ record FunctionIdentity(
       captured.add(sl.getCapturedArg(i));
     }
     Executable exec = find(loader, owner, method, desc);
+    Optional<List<String>> declared = exec == null ? Optional.empty() : declaredNames(exec);
     Optional<List<String>> names = exec == null ? Optional.empty()
-        : parameterNames(exec, sl.getImplMethodKind(), captured.size(), arity);
+        : parameterNames(exec, declared, sl.getImplMethodKind(), captured.size(), arity);
     Class<?> result = exec instanceof Method m ? m.getReturnType()
         : exec instanceof Constructor<?> c ? c.getDeclaringClass() : Object.class;
     boolean lambda = method.startsWith("lambda$");
     return new FunctionIdentity(id, Lambdas.describe(fn), folderName(owner, method, id), version,
-        List.copyOf(nullsAsMarkers(captured)), names, result, lambda);
+        List.copyOf(nullsAsMarkers(captured)), capturedLabels(captured, declared, sl.getImplMethodKind()), names,
+        result, lambda);
+  }
+
+  /** {@code captured arg 0 (this)}, {@code captured arg 1 (offset)}: the receiver, then leading parameters. */
+  private static List<String> capturedLabels(List<Object> captured, Optional<List<String>> declared, int kind) {
+    boolean bound = isInstanceCall(kind);
+    List<String> labels = new ArrayList<>();
+    for (int i = 0; i < captured.size(); i++) {
+      int param = bound ? i - 1 : i;
+      String name = param < 0 ? "this"
+          : declared.isPresent() && param < declared.get().size() ? declared.get().get(param)
+          : captured.get(i) == null ? "null" : captured.get(i).getClass().getSimpleName();
+      labels.add("captured arg " + i + " (" + name + ")");
+    }
+    return List.copyOf(labels);
+  }
+
+  private static boolean isInstanceCall(int kind) {
+    return kind == MethodHandleInfo.REF_invokeVirtual || kind == MethodHandleInfo.REF_invokeInterface
+        || kind == MethodHandleInfo.REF_invokeSpecial;
   }
 
   private static FunctionIdentity ofObject(Object fn, int arity) {
@@ -93,9 +116,10 @@ record FunctionIdentity(
     String id = cls.getName() + "#invoke" + desc;
     String version = codeVersion(declaring.getClassLoader(), declaring.getName(), "invoke", desc, id);
     Optional<List<String>> names = invoke == null ? Optional.empty()
-        : parameterNames(invoke, MethodHandleInfo.REF_invokeVirtual, 1, arity);
+        : parameterNames(invoke, declaredNames(invoke), MethodHandleInfo.REF_invokeVirtual, 1, arity);
     return new FunctionIdentity(id, Lambdas.describe(fn), folderName(cls.getName(), "invoke", id), version,
-        List.of(fn), names, invoke == null ? Object.class : invoke.getReturnType(), false);
+        List.of(fn), List.of("the function object (" + cls.getName() + ")"), names,
+        invoke == null ? Object.class : invoke.getReturnType(), false);
   }
 
   private static String codeVersion(ClassLoader loader, String owner, String method, String desc, String id) {
@@ -109,33 +133,35 @@ record FunctionIdentity(
   }
 
   /** The names of the call's arguments, as the function's callers pass them. */
-  private static Optional<List<String>> parameterNames(Executable exec, int kind, int capturedCount, int arity) {
-    Parameter[] params = exec.getParameters();
+  private static Optional<List<String>> parameterNames(Executable exec, Optional<List<String>> declared, int kind,
+      int capturedCount, int arity) {
     List<String> all = new ArrayList<>();
-    boolean instanceCall = kind == MethodHandleInfo.REF_invokeVirtual || kind == MethodHandleInfo.REF_invokeInterface
-        || kind == MethodHandleInfo.REF_invokeSpecial;
+    boolean instanceCall = isInstanceCall(kind);
     if (instanceCall && capturedCount == 0) {
       all.add("this"); // an unbound method reference: the first argument is the receiver
     }
-    boolean named = Arrays.stream(params).allMatch(Parameter::isNamePresent);
-    if (named) {
-      Arrays.stream(params).map(Parameter::getName).forEach(all::add);
-    } else {
-      boolean isStatic = java.lang.reflect.Modifier.isStatic(exec.getModifiers());
-      String desc = exec instanceof Method m ? Type.getMethodDescriptor(m) : Type.getConstructorDescriptor((Constructor<?>) exec);
-      String methodName = exec instanceof Method m ? m.getName() : "<init>";
-      Optional<List<String>> fromDebugInfo = Bytecode.parameterNames(exec.getDeclaringClass().getClassLoader(),
-          exec.getDeclaringClass().getName(), methodName, desc, isStatic);
-      if (fromDebugInfo.isEmpty()) {
-        return Optional.empty();
-      }
-      all.addAll(fromDebugInfo.get());
+    if (declared.isEmpty()) {
+      return Optional.empty();
     }
+    all.addAll(declared.get());
     int skip = instanceCall ? Math.max(0, capturedCount - 1) : capturedCount;
     if (all.size() - skip != arity) {
       return Optional.empty();
     }
     return Optional.of(List.copyOf(all.subList(skip, all.size())));
+  }
+
+  /** The method's own parameter names: from {@code -parameters}, else from debug information. */
+  private static Optional<List<String>> declaredNames(Executable exec) {
+    Parameter[] params = exec.getParameters();
+    if (Arrays.stream(params).allMatch(Parameter::isNamePresent)) {
+      return Optional.of(Arrays.stream(params).map(Parameter::getName).toList());
+    }
+    boolean isStatic = java.lang.reflect.Modifier.isStatic(exec.getModifiers());
+    String desc = exec instanceof Method m ? Type.getMethodDescriptor(m) : Type.getConstructorDescriptor((Constructor<?>) exec);
+    String methodName = exec instanceof Method m ? m.getName() : "<init>";
+    return Bytecode.parameterNames(exec.getDeclaringClass().getClassLoader(), exec.getDeclaringClass().getName(),
+        methodName, desc, isStatic);
   }
 
   private static Executable find(ClassLoader loader, String owner, String method, String desc) {
