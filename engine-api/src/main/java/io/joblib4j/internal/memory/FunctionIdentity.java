@@ -2,6 +2,7 @@ package io.joblib4j.internal.memory;
 
 import io.joblib4j.Joblib;
 import io.joblib4j.internal.Warnings;
+import io.joblib4j.internal.code.CodeVersion;
 import io.joblib4j.internal.fn.Lambdas;
 import java.lang.invoke.MethodHandleInfo;
 import java.lang.invoke.SerializedLambda;
@@ -22,7 +23,8 @@ import org.objectweb.asm.Type;
  * Who a cached function is, independent of where its jar lives: for a lambda or method reference,
  * the implementation class and method (read from its {@link SerializedLambda}) and the values it
  * captured; for an object implementing {@code FnN}, its class's {@code invoke} and its fields. Its
- * code version is the hash of that method's bytecode ({@link Bytecode}).
+ * code version is the hash of that method's bytecode and of the user's code it reaches ({@link
+ * CodeVersion}).
  *
  * @param id the full identity: {@code com.acme.Scorer#score(I)D}
  * @param name a short name for people ({@code Scorer.score})
@@ -48,6 +50,7 @@ record FunctionIdentity(
   static final String UNKNOWN_VERSION = "unknown";
   private static final int MAX_FOLDER_NAME = 120;
   private static final Set<String> WARNED_UNREADABLE = ConcurrentHashMap.newKeySet();
+  private static final Set<String> WARNED_TRUNCATED = ConcurrentHashMap.newKeySet();
   /** id -> code version seen in this JVM, to notice two different functions sharing an identity. */
   private static final ConcurrentHashMap<String, String> SEEN = new ConcurrentHashMap<>();
 
@@ -123,13 +126,20 @@ record FunctionIdentity(
   }
 
   private static String codeVersion(ClassLoader loader, String owner, String method, String desc, String id) {
-    Optional<String> v = Bytecode.version(loader, owner, method, desc);
+    Optional<CodeVersion> v = CodeVersion.of(loader, owner, method, desc);
     if (v.isEmpty() && WARNED_UNREADABLE.add(id)) {
       Warnings.warn(FunctionIdentity.class, "cannot read the bytecode of " + id + ": its cached results"
           + " will not be invalidated when its code changes. Define it in a class compiled to a jar or"
           + " folder on the classpath, or clear the cache by hand after changing it.");
     }
-    return v.orElse(UNKNOWN_VERSION);
+    if (v.isPresent() && v.get().truncated() && WARNED_TRUNCATED.add(id)) {
+      Warnings.warn(FunctionIdentity.class, "the code version of " + id + " covers the first "
+          + v.get().methods().size() + " methods of your code it reaches (up to " + CodeVersion.MAX_METHODS
+          + " methods, " + CodeVersion.MAX_DEPTH + " calls deep): changes to methods beyond those do not"
+          + " invalidate its cached results. Clear its cache by hand after changing them, or exclude"
+          + " packages that are not yours with -D" + CodeVersion.EXCLUDE_PROPERTY + "=com.example.lib.");
+    }
+    return v.map(CodeVersion::hex).orElse(UNKNOWN_VERSION);
   }
 
   /** The names of the call's arguments, as the function's callers pass them. */
@@ -160,7 +170,7 @@ record FunctionIdentity(
     boolean isStatic = java.lang.reflect.Modifier.isStatic(exec.getModifiers());
     String desc = exec instanceof Method m ? Type.getMethodDescriptor(m) : Type.getConstructorDescriptor((Constructor<?>) exec);
     String methodName = exec instanceof Method m ? m.getName() : "<init>";
-    return Bytecode.parameterNames(exec.getDeclaringClass().getClassLoader(), exec.getDeclaringClass().getName(),
+    return ParameterNames.fromClassFile(exec.getDeclaringClass().getClassLoader(), exec.getDeclaringClass().getName(),
         methodName, desc, isStatic);
   }
 
