@@ -84,7 +84,8 @@ public final class ValueHasher {
   private final HashAlgorithm algorithm;
   private final List<HashSink> sinks = new ArrayList<>();
   /** path[d]: the object with parts being hashed at depth d, for d below the current depth. */
-  private final Object[] path = new Object[MAX_DEPTH + 1];
+  private Object[] path = new Object[8];
+  private int deepest = -1;
   private long visits;
 
   ValueHasher(HashAlgorithm algorithm) {
@@ -105,7 +106,8 @@ public final class ValueHasher {
     try {
       hash(value, out, 0);
     } finally {
-      Arrays.fill(path, null); // hold on to nothing of the value
+      Arrays.fill(path, 0, deepest + 1, null); // hold on to nothing of the value
+      deepest = -1;
     }
   }
 
@@ -244,7 +246,11 @@ public final class ValueHasher {
           + " object once for every path that reaches it (are many objects referring to many others?)",
           TRANSIENT_FIX, null);
     }
+    if (depth >= path.length) {
+      path = Arrays.copyOf(path, Math.min(MAX_DEPTH + 1, path.length * 4));
+    }
     path[depth] = v;
+    deepest = Math.max(deepest, depth);
     return true;
   }
 
