@@ -157,25 +157,27 @@ public final class ValueHasher {
     } else if (v instanceof NDArray) {
       hashNDArray((NDArray) v, out);
     } else if (v.getClass().isArray()) {
-      Class<?> component = v.getClass().getComponentType();
-      if (component.isPrimitive()) {
-        out.putByte(PRIMITIVE_ARRAY);
-        out.putString(component.getName());
-        out.putRawArray(v, elementSize(component));
-      } else if (enter(v, out, depth)) {
-        hashArray((Object[]) v, component, out, depth);
-      }
+      hashArray(v, out, depth);
     } else if (v instanceof Map) {
-      if (enter(v, out, depth)) {
-        hashMap((Map<?, ?>) v, out, depth);
-      }
+      hashMap((Map<?, ?>) v, out, depth);
     } else if (v instanceof Set) {
-      if (enter(v, out, depth)) {
-        hashSet((Set<?>) v, out, depth);
-      }
+      hashSet((Set<?>) v, out, depth);
     } else if (v instanceof Collection) {
+      // the loop stays here, not in a method of its own: the JIT then inlines the elements' hash()
+      // into it, as it did before cycles were tracked (a helper made lists of lists 35 % slower)
       if (enter(v, out, depth)) {
-        hashCollection((Collection<?>) v, out, depth);
+        out.putByte(v instanceof List ? LIST : OTHER_COLLECTION);
+        Collection<?> c = (Collection<?>) v;
+        out.putLong(c.size());
+        int i = 0;
+        try {
+          for (Object item : c) {
+            hash(item, out, depth + 1);
+            i++;
+          }
+        } catch (UnhashableValueException e) {
+          throw e.under("[" + i + "]");
+        }
       }
     } else if (v.getClass() == BigInteger.class) {
       out.putByte(BIG_INTEGER);
@@ -185,14 +187,7 @@ public final class ValueHasher {
       out.putInt(((BigDecimal) v).scale());
       putBytes(((BigDecimal) v).unscaledValue().toByteArray(), out);
     } else if (v instanceof Optional) {
-      if (enter(v, out, depth)) {
-        out.putByte(OPTIONAL);
-        Optional<?> o = (Optional<?>) v;
-        out.putByte(o.isPresent() ? 1 : 0);
-        if (o.isPresent()) {
-          child(o.get(), out, depth, ".get()");
-        }
-      }
+      hashOptional((Optional<?>) v, out, depth);
     } else if (v instanceof Enum) {
       out.putByte(ENUM);
       out.putString(((Enum<?>) v).getDeclaringClass().getName());
@@ -201,9 +196,7 @@ public final class ValueHasher {
       out.putByte(CLASS);
       out.putString(((Class<?>) v).getName());
     } else if (v instanceof Record) {
-      if (enter(v, out, depth)) {
-        hashRecord((Record) v, out, depth);
-      }
+      hashRecord((Record) v, out, depth);
     } else if (isTextValue(v)) {
       // JDK value types whose fields are closed to reflection but whose text form is their value
       out.putByte(TEXT_VALUE);
@@ -213,16 +206,14 @@ public final class ValueHasher {
       out.putByte(CHAR_SEQUENCE);
       out.putString(v.toString());
     } else if (isLambda(v.getClass())) {
-      if (enter(v, out, depth)) {
-        hashLambda(v, out, depth);
-      }
+      hashLambda(v, out, depth);
     } else if (v instanceof HashedAs) {
       hash(((HashedAs) v).hashedAs(), out, depth);
     } else if (v instanceof io.joblib4j.Memory || v instanceof io.joblib4j.Parallel) {
       // where results are kept or how work is run does not change what a function computes
       out.putByte(CLASS);
       out.putString(v.getClass().getName());
-    } else if (enter(v, out, depth)) {
+    } else {
       hashFields(v, out, depth);
     }
   }
@@ -268,7 +259,18 @@ public final class ValueHasher {
     out.putBytes(b, 0, b.length);
   }
 
-  private void hashArray(Object[] items, Class<?> component, HashSink out, int depth) {
+  private void hashArray(Object a, HashSink out, int depth) {
+    Class<?> component = a.getClass().getComponentType();
+    if (component.isPrimitive()) {
+      out.putByte(PRIMITIVE_ARRAY);
+      out.putString(component.getName());
+      out.putRawArray(a, elementSize(component));
+      return;
+    }
+    if (!enter(a, out, depth)) {
+      return;
+    }
+    Object[] items = (Object[]) a;
     out.putByte(OBJECT_ARRAY);
     out.putString(component.getName());
     out.putLong(items.length);
@@ -276,20 +278,6 @@ public final class ValueHasher {
     try {
       for (; i < items.length; i++) {
         hash(items[i], out, depth + 1);
-      }
-    } catch (UnhashableValueException e) {
-      throw e.under("[" + i + "]");
-    }
-  }
-
-  private void hashCollection(Collection<?> c, HashSink out, int depth) {
-    out.putByte(c instanceof List ? LIST : OTHER_COLLECTION);
-    out.putLong(c.size());
-    int i = 0;
-    try {
-      for (Object item : c) {
-        hash(item, out, depth + 1);
-        i++;
       }
     } catch (UnhashableValueException e) {
       throw e.under("[" + i + "]");
@@ -316,6 +304,9 @@ public final class ValueHasher {
 
   /** Entries hashed one by one, then combined so that iteration order does not matter. */
   private void hashMap(Map<?, ?> m, HashSink out, int depth) {
+    if (!enter(m, out, depth)) {
+      return;
+    }
     out.putByte(MAP);
     out.putLong(m.size());
     Combiner c = new Combiner(algorithm, m.size());
@@ -351,7 +342,21 @@ public final class ValueHasher {
     return "a key of class " + k.getClass().getName();
   }
 
+  private void hashOptional(Optional<?> o, HashSink out, int depth) {
+    if (!enter(o, out, depth)) {
+      return;
+    }
+    out.putByte(OPTIONAL);
+    out.putByte(o.isPresent() ? 1 : 0);
+    if (o.isPresent()) {
+      child(o.get(), out, depth, ".get()");
+    }
+  }
+
   private void hashSet(Set<?> s, HashSink out, int depth) {
+    if (!enter(s, out, depth)) {
+      return;
+    }
     out.putByte(SET);
     out.putLong(s.size());
     Combiner c = new Combiner(algorithm, s.size());
@@ -364,6 +369,9 @@ public final class ValueHasher {
   }
 
   private void hashRecord(Record r, HashSink out, int depth) {
+    if (!enter(r, out, depth)) {
+      return;
+    }
     out.putByte(RECORD);
     out.putString(r.getClass().getName());
     RecordComponent[] comps = r.getClass().getRecordComponents();
@@ -383,6 +391,9 @@ public final class ValueHasher {
   }
 
   private void hashFields(Object v, HashSink out, int depth) {
+    if (!enter(v, out, depth)) {
+      return;
+    }
     Class<?> type = v.getClass();
     out.putByte(OBJECT);
     out.putString(type.getName());
@@ -464,6 +475,9 @@ public final class ValueHasher {
     } catch (ReflectiveOperationException | RuntimeException e) {
       throw new UnhashableValueException("the serialized form of the lambda " + f.getClass().getName()
           + " cannot be read (" + e + ")", TRANSIENT_FIX, e);
+    }
+    if (!enter(f, out, depth)) {
+      return;
     }
     out.putByte(LAMBDA);
     out.putString(s.getCapturingClass());

@@ -13,7 +13,7 @@ import java.util.Optional;
 /**
  * Reads an entry's {@code output.jl4j}: mapped from a local file after its CRC32C was checked
  * once, or streamed, in which case the whole file must be the one container (bytes after its end
- * make the entry damaged, as a cut would). Errors name the entry's file in the store.
+ * make the entry damaged, as a cut would). Errors name the entry's file by its path in the store.
  */
 final class StoredOutput {
   private StoredOutput() {}
@@ -34,7 +34,8 @@ final class StoredOutput {
       return Optional.empty();
     }
     try (InputStream s = in.get()) {
-      return Optional.of(Persistence.loadWhole(SmallFirst.of(s), store.location() + "/" + output, options));
+      // named by its path in the store (the warning adds the store): store.location() costs a stat
+      return Optional.of(Persistence.loadWhole(SmallFirst.of(s), output, options));
     }
   }
 }

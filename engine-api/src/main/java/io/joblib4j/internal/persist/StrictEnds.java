@@ -59,8 +59,11 @@ final class StrictEnds {
 
   /** Reads up to {@code limit} bytes of {@code in} and says how many there were. */
   static long count(InputStream in, int limit) throws IOException {
+    if (in.read() < 0) {
+      return 0; // the usual case, on every load: no buffer for it
+    }
     byte[] b = new byte[8192];
-    long n = 0;
+    long n = 1;
     int k;
     while (n < limit && (k = in.read(b, 0, (int) Math.min(b.length, limit - n))) > 0) {
       n += k;
