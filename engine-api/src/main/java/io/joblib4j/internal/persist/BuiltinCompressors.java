@@ -18,7 +18,6 @@ import net.jpountz.lz4.LZ4FrameOutputStream;
 import net.jpountz.xxhash.XXHashFactory;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorOutputStream;
-import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 import org.tukaani.xz.LZMA2Options;
 import org.tukaani.xz.LZMAInputStream;
 import org.tukaani.xz.LZMAOutputStream;
@@ -141,13 +140,13 @@ public final class BuiltinCompressors {
     }
 
     /**
-     * commons-compress rather than the JDK's GZIPInputStream: both check the CRC32 and size trailer,
-     * but the JDK's silently ignores bytes after the last member that do not form a gzip header.
-     * Members that follow each other (as {@code cat a.gz b.gz} makes) are read as one stream.
+     * Not the JDK's GZIPInputStream, which silently ignores bytes after the last member that do not
+     * form a gzip header ({@link GzipMembers}). Members that follow each other (as {@code cat a.gz
+     * b.gz} makes) are read as one stream.
      */
     @Override
     public InputStream decompress(InputStream in) throws IOException {
-      return new GzipCompressorInputStream(in, true);
+      return new GzipMembers(in, BUFFER);
     }
   }
 

@@ -115,6 +115,50 @@ class StreamEndsTest {
         .isInstanceOf(CorruptFileException.class).hasMessageContaining("2 unexpected bytes after the end record");
   }
 
+  /** A gzip member of {@code content} whose header carries every optional field RFC 1952 has. */
+  private static byte[] gzipWithAllHeaderFields(byte[] content, boolean goodHeaderCrc) throws Exception {
+    ByteArrayOutputStream h = new ByteArrayOutputStream();
+    h.write(new byte[] {0x1f, (byte) 0x8b, 8, 4 | 8 | 16 | 2, 0, 0, 0, 0, 0, 3}); // FEXTRA FNAME FCOMMENT FHCRC
+    h.write(new byte[] {3, 0, 'a', 'b', 'c'});
+    h.write("name.jl4j\0".getBytes());
+    h.write("a comment\0".getBytes());
+    java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+    crc.update(h.toByteArray());
+    int crc16 = (int) crc.getValue() & 0xFFFF ^ (goodHeaderCrc ? 0 : 1);
+    h.write(new byte[] {(byte) crc16, (byte) (crc16 >>> 8)});
+    java.util.zip.Deflater d = new java.util.zip.Deflater(6, true);
+    try (var out = new java.util.zip.DeflaterOutputStream(h, d)) {
+      out.write(content);
+    }
+    crc.reset();
+    crc.update(content);
+    byte[] body = h.toByteArray();
+    java.nio.ByteBuffer t = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    t.putInt((int) crc.getValue()).putInt(content.length);
+    byte[] all = Arrays.copyOf(body, body.length + 8);
+    System.arraycopy(t.array(), 0, all, body.length, 8);
+    return all;
+  }
+
+  @Test
+  void gzipHeadersWithNameCommentExtraAndHeaderCrcAreRead() throws Exception {
+    byte[] raw = dumped(null);
+    assertLoadsTheValue(Joblib.load(write("fields.gz", gzipWithAllHeaderFields(raw, true))));
+    assertThatThrownBy(() -> Joblib.load(write("badcrc.gz", gzipWithAllHeaderFields(raw, false))))
+        .isInstanceOf(CorruptFileException.class).hasMessageContaining("CRC16");
+  }
+
+  @Test
+  void aDamagedGzipTrailerIsCorrupt() throws Exception {
+    byte[] b = dumped("gzip");
+    for (int at : new int[] {b.length - 8, b.length - 1}) { // the CRC32, the size
+      byte[] damaged = b.clone();
+      damaged[at] ^= 1;
+      assertThatThrownBy(() -> Joblib.load(write("trailer" + at, damaged))).isInstanceOf(CorruptFileException.class)
+          .hasMessageContaining("mismatch in the gzip trailer");
+    }
+  }
+
   @Test
   void concatenatedGzipMembersAreOneValidStream() throws Exception {
     // gzip(1) allows members to follow each other; an empty second member adds nothing
