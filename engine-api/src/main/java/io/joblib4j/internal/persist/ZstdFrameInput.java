@@ -15,7 +15,7 @@ import java.nio.ByteBuffer;
  * the previous one: a complete frame followed by the start of another (trailing garbage that
  * looks like zstd) would load.
  */
-final class ZstdFrameInput extends InputStream {
+final class ZstdFrameInput extends DecodingStream {
   private static final int IN = (int) ZstdInputStreamNoFinalizer.recommendedDInSize();
   private static final int OUT = (int) ZstdInputStreamNoFinalizer.recommendedDOutSize();
 
@@ -28,26 +28,13 @@ final class ZstdFrameInput extends InputStream {
   private final ByteBuffer dst = ByteBuffer.allocateDirect(OUT).limit(0);
   /** Whether the decoder is between frames: nothing of a frame consumed but not fully decoded. */
   private boolean betweenFrames = true;
-  private boolean closed;
 
   ZstdFrameInput(InputStream in) {
     this.in = in;
   }
 
   @Override
-  public int read() throws IOException {
-    byte[] one = new byte[1];
-    return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
-  }
-
-  @Override
-  public int read(byte[] b, int off, int len) throws IOException {
-    if (closed) {
-      throw new IOException("stream closed");
-    }
-    if (len == 0) {
-      return 0;
-    }
+  int decode(byte[] b, int off, int len) throws IOException {
     while (!dst.hasRemaining()) {
       if (!decodeMore()) {
         return -1;
@@ -90,11 +77,8 @@ final class ZstdFrameInput extends InputStream {
   }
 
   @Override
-  public void close() throws IOException {
-    if (!closed) {
-      closed = true;
-      ctx.close();
-      in.close();
-    }
+  void release() throws IOException {
+    ctx.close();
+    in.close();
   }
 }
