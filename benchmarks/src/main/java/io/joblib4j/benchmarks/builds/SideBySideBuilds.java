@@ -39,6 +39,18 @@ public final class SideBySideBuilds {
         ClassLoader.getPlatformClassLoader());
     Class<?>[] probe = {probeIn(args[0], deps), probeIn(args[1], deps)};
     Path scratch = Files.createTempDirectory(Path.of(args[3]), "side-by-side");
+    try {
+      run(probe, scratch, args);
+    } finally {
+      try (java.util.stream.Stream<Path> files = Files.walk(scratch)) {
+        for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(f);
+        }
+      }
+    }
+  }
+
+  private static void run(Class<?>[] probe, Path scratch, String[] args) throws IOException {
     int rounds = Integer.parseInt(args[4]);
     String[] codecs = args.length > 5 ? args[5].split(",") : new String[] {"gzip", "zlib", "lz4", "zstd"};
 
