@@ -186,7 +186,11 @@ public final class Memory implements Serializable {
     return this.<A, B, C, D, E, F, R>cache(fn).apply(a, b, c, d, e, f);
   }
 
-  /** Deletes every cached result in the store (the {@code .gitignore} stays). */
+  /**
+   * Deletes every cached result: the folder of each memoized function in the store. Nothing else at
+   * the location is touched — a {@code ChunkedArray} or files of your own kept there stay, and so does
+   * the {@code .gitignore}.
+   */
   public void clear() {
     Memoizer.clearAll(settings);
   }

@@ -9,7 +9,10 @@ import io.joblib4j.internal.parallel.CallPlan;
 import io.joblib4j.internal.parallel.Calls;
 import io.joblib4j.internal.parallel.ConfigStack;
 import io.joblib4j.internal.parallel.ConfigValues;
+import io.joblib4j.internal.parallel.DetachedConfig;
 import io.joblib4j.spi.Backend;
+import java.io.Serial;
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -38,8 +41,10 @@ import java.util.stream.Stream;
  * }</pre>
  *
  * <p>Semantics follow joblib: the input is consumed lazily ({@code preDispatch} tasks up front,
- * then a batch more per finished batch); batches size themselves ({@code batchSize("auto")});
- * the first task that throws makes the call throw that same exception — type, message and cause
+ * then a batch more per finished batch, pausing while finished batches wait for a caller of
+ * {@code iterate} who reads slower than the workers run); batches size themselves ({@code
+ * batchSize("auto")}, capped by count and by estimated bytes, so a stream of any length runs in
+ * a bounded heap); the first task that throws makes the call throw that same exception — type, message and cause
  * chain kept, the worker's stack trace in it, a suppressed note saying which task failed where —
  * and cancels the tasks still running; a {@code timeout} fails the call with a {@link
  * java.util.concurrent.TimeoutException}. Checked exceptions propagate undeclared, as they were
@@ -49,8 +54,14 @@ import java.util.stream.Stream;
  * workers between calls (joblib's "reusing a pool of workers") and stays usable after a failed
  * call; {@link #close()} releases them. An instance that is never closed holds only idle daemon
  * threads, which exit on their own.
+ *
+ * <p>A {@code Parallel} is serializable as its settings alone, so that whatever holds one can travel
+ * to workers — in a Scala notebook, a task's lambda captures its cell and every value the cell holds
+ * or uses, so no {@code @transient} is needed on a {@code val p = Parallel...}. The copy owns no
+ * workers: a backend given as an instance is created again by name if the copy is ever used.
  */
-public final class Parallel implements AutoCloseable {
+public final class Parallel implements AutoCloseable, Serializable {
+  @Serial private static final long serialVersionUID = 1L;
   private final ConfigValues explicit;
   private final Map<String, Backend> ownedBackends = new LinkedHashMap<>();
   private final AtomicBoolean running = new AtomicBoolean();
@@ -58,6 +69,19 @@ public final class Parallel implements AutoCloseable {
 
   private Parallel(ConfigValues explicit) {
     this.explicit = explicit;
+  }
+
+  @Serial
+  private Object writeReplace() {
+    return new Detached(DetachedConfig.of(explicit));
+  }
+
+  /** The serialized form: settings only, never workers or a running call. */
+  private record Detached(DetachedConfig config) implements Serializable {
+    @Serial
+    private Object readResolve() {
+      return new Parallel(config.toValues());
+    }
   }
 
   /** A {@code Parallel} with {@code nJobs} jobs and everything else from the context or defaults. */

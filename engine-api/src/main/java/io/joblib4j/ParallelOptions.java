@@ -66,7 +66,11 @@ public abstract class ParallelOptions<B extends ParallelOptions<B>> {
     return self();
   }
 
-  /** {@code "auto"} (the default: batches grow until each takes 0.2 to 2 seconds) or a number. */
+  /**
+   * {@code "auto"} (the default: batches grow until each takes 0.2 to 2 seconds, but to at most
+   * 4,096 tasks and to a share of the heap by a rough estimate of their tasks' and results' bytes)
+   * or a number.
+   */
   public B batchSize(String spec) {
     options.batchSize(spec);
     return self();

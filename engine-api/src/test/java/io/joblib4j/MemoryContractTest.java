@@ -116,6 +116,39 @@ public abstract class MemoryContractTest {
     assertThat(calls("square")).isEqualTo(3);
   }
 
+  /**
+   * Memory.clear deletes what Memory wrote — the folders of memoized functions — and nothing else
+   * that shares the location: a ChunkedArray, the user's own files, a folder that only looks like a
+   * function's.
+   */
+  @Test
+  public void clearDeletesWhatMemoryOwnsAndLeavesEverythingElse() throws Exception {
+    MemoizedFn1<Double, Double> f = memory.cache(MemoryContractTest::square);
+    f.apply(2.0);
+    memory.cache(MemoryContractTest::greet).apply("x", 1, false);
+    String orphan = "Gone.fn-0123456789ab/" + "0123456789abcdef".repeat(2); // entries whose function.json was lost
+    store.publish(orphan, List.of(EntryFile.of("output.jl4j", new byte[] {1}), EntryFile.of("metadata.json", new byte[] {2})));
+    store.replace("notes.txt", "mine".getBytes());
+    store.replace("data/readme.md", "mine too".getBytes());
+    store.publish("arrays/features/array", List.of(EntryFile.of("array.json", "{}".getBytes()))); // a ChunkedArray
+    store.publish("arrays/features/c000000", List.of(EntryFile.of("chunk.jl4j", new byte[] {3})));
+    store.publish("looks.like-0123456789ab/report", List.of(EntryFile.of("summary.txt", new byte[] {4})));
+    List<String> theirs = List.of("notes.txt", "data/readme.md", "arrays/features/array/array.json",
+        "arrays/features/c000000/chunk.jl4j", "looks.like-0123456789ab/report/summary.txt");
+
+    memory.clear();
+
+    assertThat(files("output.jl4j")).isEmpty();
+    assertThat(files("function.json")).isEmpty();
+    assertThat(store.exists(orphan)).isFalse();
+    for (String path : theirs) {
+      assertThat(store.exists(path)).as(path).isTrue();
+    }
+    assertThat(store.exists(".gitignore")).isTrue();
+    f.apply(2.0);
+    assertThat(calls("square")).isEqualTo(2);
+  }
+
   @Test
   public void evalIsCacheThenApply() {
     assertThat(memory.eval(MemoryContractTest::square, 6.0)).isEqualTo(36.0);

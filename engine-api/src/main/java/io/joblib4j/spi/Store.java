@@ -83,6 +83,17 @@ public interface Store extends AutoCloseable {
   List<StoreFile> list(String dir) throws IOException;
 
   /**
+   * The files and directories directly inside the directory {@code dir} ({@code ""} for the root),
+   * like {@link #list} but one level deep: what {@code Memory.clear} looks at to find the folders it
+   * owns without walking every entry. Empty if {@code dir} does not exist. The default filters
+   * {@link #list}; stores override it to list one directory only.
+   */
+  default List<StoreFile> children(String dir) throws IOException {
+    String prefix = dir.isEmpty() ? "" : dir + "/";
+    return list(dir).stream().filter(f -> f.path().indexOf('/', prefix.length()) < 0).toList();
+  }
+
+  /**
    * Records that the entry {@code entry} was read at {@code accessedAt}, so that {@code
    * Memory.reduceSize} deletes the least recently used entries first: afterwards {@link #list}
    * reports the entry directory with that {@link StoreFile#lastModified()}. Stores may make this

@@ -3,6 +3,7 @@ package io.joblib4j.spi;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.joblib4j.spi.Store.Publication;
 import java.io.IOException;
@@ -236,6 +237,29 @@ public abstract class StoreContractTest {
     assertThat(all.stream().filter(StoreFile::directory).map(StoreFile::path))
         .contains("f", "f/k1", "f/k2");
     assertThat(store.list("f/k1").stream().map(StoreFile::path)).containsExactlyInAnyOrder("f/k1/output", "f/k1/metadata.json");
+  }
+
+  @Test
+  public void childrenAreWhatADirectoryHoldsOneLevelDeep() throws Exception {
+    store.publish("f/k1", files("12345", "m"));
+    store.replace("f/function.json", "{}".getBytes(UTF_8));
+    store.publish("g/sub/k", files("1", "m"));
+    store.replace("top.txt", "abc".getBytes(UTF_8));
+    Instant touched = Instant.now().minus(Duration.ofDays(2)).truncatedTo(ChronoUnit.SECONDS);
+    store.touch("f/k1", touched);
+    assertThat(store.children("")).extracting(StoreFile::path, StoreFile::directory)
+        .containsExactlyInAnyOrder(tuple("f", true), tuple("g", true), tuple("top.txt", false));
+    assertThat(store.children("").stream().filter(f -> f.path().equals("top.txt")).findFirst().orElseThrow().size())
+        .isEqualTo(3);
+    List<StoreFile> inF = store.children("f");
+    assertThat(inF).extracting(StoreFile::path, StoreFile::directory)
+        .containsExactlyInAnyOrder(tuple("f/k1", true), tuple("f/function.json", false));
+    // the same view of an entry as list gives, access time included
+    assertThat(inF.stream().filter(f -> f.path().equals("f/k1")).findFirst().orElseThrow().lastModified())
+        .isEqualTo(store.list("f").stream().filter(f -> f.path().equals("f/k1")).findFirst().orElseThrow().lastModified());
+    assertThat(store.children("g/sub")).extracting(StoreFile::path).containsExactly("g/sub/k");
+    assertThat(store.children("missing")).isEmpty();
+    assertThat(store.children("top.txt")).isEmpty();
   }
 
   @Test

@@ -40,8 +40,10 @@ public final class HadoopStoreOptions {
   public static final String PUBLISH_WAIT = "publishWait";
 
   /**
-   * After the file system could not be reached (NameNode down, network), how long every store call
-   * fails at once instead of waiting for connection timeouts again. Default {@code 15s}.
+   * After the file system could not be reached (NameNode down or frozen, network), how long every
+   * call to it fails at once instead of waiting for connection or RPC timeouts again — from every
+   * store on that file system in the JVM, including stores opened meanwhile. Then one call tries
+   * again while the others still fail at once. Default {@code 15s}.
    */
   public static final String OUTAGE_BACKOFF = "outageBackoff";
 

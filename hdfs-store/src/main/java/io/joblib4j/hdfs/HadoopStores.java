@@ -55,16 +55,20 @@ import org.apache.hadoop.conf.Configuration;
  * {@link Store#localFile} returns a copy on this machine's disk, from a size-bounded read-through
  * cache shared by every JVM of the user ({@link HadoopStoreOptions#LOCAL_CACHE_DIR}): downloaded
  * once, checked against the size and CRC32C its writer recorded, evicted least recently used first.
+ * A copy is served only while the remote file is the one it was made from (same publication, size
+ * and modification time) and, on HDFS, while the NameNode knows of no block of it corrupt on every
+ * replica; such an entry is reported corrupt, so Memory deletes and recomputes it.
  *
  * <h2>Configuration and failures</h2>
  *
  * Without a Configuration given, the store uses the one in scope: the active SparkContext's {@code
  * hadoopConfiguration()} on a driver, the executor's ({@code spark.hadoop.*}) on an executor, else
  * {@code new Configuration()}. The store opens its own FileSystem instance with short IPC retries and
- * timeouts (unless the configuration sets them), and after the file system could not be reached it
- * fails at once for {@link HadoopStoreOptions#OUTAGE_BACKOFF}: when the NameNode is down, Memory
- * warns and computes without the cache, within seconds. A block whose every replica fails its
- * checksum is reported as a corrupt entry, which Memory deletes and recomputes.
+ * timeouts (unless the configuration sets them), and after a file system could not be reached every
+ * store on it in the JVM fails at once for {@link HadoopStoreOptions#OUTAGE_BACKOFF}: when the
+ * NameNode is down or frozen, Memory warns and computes without the cache, and only the first call
+ * waits for a timeout. A block whose every replica fails its checksum is reported as a corrupt
+ * entry, which Memory deletes and recomputes; one whose DataNodes are down is an I/O error.
  */
 public final class HadoopStores {
   /** The schemes served through ServiceLoader. */

@@ -3,6 +3,7 @@ package io.joblib4j.internal.code;
 import io.joblib4j.HashAlgorithm;
 import io.joblib4j.internal.code.ClassFiles.MethodCode;
 import io.joblib4j.internal.code.ClassFiles.ParsedClass;
+import io.joblib4j.internal.fn.ReplNames;
 import io.joblib4j.internal.hash.StreamingHasher;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,6 +28,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * subclasses, which the walk cannot know. A method reached again is hashed as a reference to it,
  * so recursion ends. At most {@link CodeScope#MAX_METHODS} methods are hashed, at most {@link
  * CodeScope#MAX_DEPTH} calls deep; what lies beyond is hashed by name only.
+ *
+ * <p>REPL cell numbers and wrapper nesting ({@code $line7.$read$$iw}) are left out of the text
+ * ({@link ReplNames}): they depend on how many cells ran before, so a restarted notebook would
+ * otherwise find its unchanged code versioned anew.
  *
  * <p>A function that reaches no method of the user's code besides its own lambdas has the version
  * earlier joblib4j releases gave it, so its stored entries stay valid.
@@ -118,7 +123,7 @@ public final class CodeVersion {
 
     void hashBody(ParsedClass c, String method, int depth) {
       MethodCode code = c.methods().get(method);
-      hasher.putString(code.text());
+      hasher.putString(ReplNames.canonicalize(code.text())); // a REPL cell's number is not code
       walked.add(c.name() + "." + method);
       for (MethodRef ref : code.refs()) {
         if (ref.kind() == MethodRef.Kind.LAMBDA) {
@@ -142,16 +147,16 @@ public final class CodeVersion {
       }
       String key = declaring.name() + "." + ref.name() + ref.desc();
       if (seen.contains(key)) {
-        hasher.putString("@again:" + key);
+        hasher.putString("@again:" + ReplNames.canonicalize(key));
         return;
       }
       if (walked.size() >= scope.maxMethods || depth > scope.maxDepth) {
         truncated = true;
-        hasher.putString("@unwalked:" + key);
+        hasher.putString("@unwalked:" + ReplNames.canonicalize(key));
         return;
       }
       seen.add(key);
-      hasher.putString("@call:" + key);
+      hasher.putString("@call:" + ReplNames.canonicalize(key));
       hashBody(declaring, ref.name() + ref.desc(), depth);
     }
 

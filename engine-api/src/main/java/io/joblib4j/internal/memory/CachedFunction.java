@@ -10,7 +10,6 @@ import io.joblib4j.LoadOptions;
 import io.joblib4j.MmapMode;
 import io.joblib4j.UnsafeClassException;
 import io.joblib4j.UnsupportedFormatVersionException;
-import io.joblib4j.internal.CountingCrcOutputStream;
 import io.joblib4j.internal.Sneaky;
 import io.joblib4j.internal.Warnings;
 import io.joblib4j.internal.fn.Invoke;
@@ -252,15 +251,16 @@ final class CachedFunction implements Serializable {
     CacheMetadata metadata = null;
     try {
       metadata = publish(store, entry, key, args, value, took, at);
+    } catch (ResultDump.Unstorable e) {
+      // the value's problem: once a minute per function, not on each of its calls
+      StoreTrouble.warnOnce(store.location() + "|" + identity().folder(), "Unable to cache the result of "
+          + identity().name() + " in " + store.location() + ": it cannot be serialized ("
+          + StoreTrouble.brief(e.getCause()) + "); its calls return their values without caching them.");
     } catch (IOException | RuntimeException e) {
-      String message = "Unable to cache the result of " + identity().name() + " in " + store.location()
-          + " (" + e + "); the call returns its value without caching it."
-          + " Check free space and permissions of the store, and that the result is serializable.";
-      if (StoreTrouble.isOutage(e)) {
-        StoreTrouble.warnOnce(String.valueOf(store.location()), message); // an outage: once a minute
-      } else {
-        Warnings.warn(CachedFunction.class, message);
-      }
+      // the store's problem (down, read-only, full): once a minute per store, not on every call
+      StoreTrouble.warnOnce(String.valueOf(store.location()), "Unable to cache the result of " + identity().name()
+          + " in " + store.location() + " (" + StoreTrouble.brief(e) + "); calls return their values without"
+          + " caching them. Check that the store is reachable, writable and has free space.");
     }
     if (verbose() > 0) {
       Printer.done(identity().name(), took);
@@ -278,17 +278,13 @@ final class CachedFunction implements Serializable {
   private CacheMetadata publish(Store store, String entry, String key, Object[] args, Object value,
       Duration took, Instant at) throws IOException {
     ensureFunctionFolder(store);
-    CountingCrcOutputStream[] counter = new CountingCrcOutputStream[1];
+    ResultDump dump = new ResultDump();
     Compress compress = options.compress() != null ? options.compress() : settings.compress();
     CacheMetadata[] written = new CacheMetadata[1];
-    EntryFile output = new EntryFile(Layout.OUTPUT_FILE, out -> {
-      counter[0] = new CountingCrcOutputStream(out);
-      Joblib.dump(CachedOutput.of(key, value), counter[0], compress);
-      counter[0].flush();
-    });
+    EntryFile output = new EntryFile(Layout.OUTPUT_FILE, out -> dump.write(out, CachedOutput.of(key, value), compress));
     EntryFile metadata = new EntryFile(Layout.METADATA_FILE, out -> {
       written[0] = new CacheMetadata(identity().name(), identity().id(), identity().codeVersion(), key, at, took,
-          keys().describe(args), counter[0].bytes(), counter[0].crcHex(),
+          keys().describe(args), dump.bytes(), dump.crcHex(),
           MetadataJson.FORMAT_VERSION);
       out.write(MetadataJson.write(written[0]));
     });

@@ -3,7 +3,9 @@ package io.joblib4j.internal.memory;
 import io.joblib4j.Joblib;
 import io.joblib4j.internal.Warnings;
 import io.joblib4j.internal.code.CodeVersion;
+import io.joblib4j.internal.fn.Forwarders;
 import io.joblib4j.internal.fn.Lambdas;
+import io.joblib4j.internal.fn.ReplNames;
 import java.lang.invoke.MethodHandleInfo;
 import java.lang.invoke.SerializedLambda;
 import java.lang.reflect.Constructor;
@@ -55,11 +57,13 @@ record FunctionIdentity(
   private static final ConcurrentHashMap<String, String> SEEN = new ConcurrentHashMap<>();
 
   /** The identity of {@code fn}, a function of {@code arity} arguments. */
-  static FunctionIdentity of(Object fn, int arity) {
+  static FunctionIdentity of(Object function, int arity) {
+    Object fn = Lambdas.unwrap(function); // an adapter (a Scala function as an Fn1) is never the identity
     Optional<SerializedLambda> form = Lambdas.serializedForm(fn);
     FunctionIdentity identity = form.isPresent() ? ofLambda(fn, form.get(), arity) : ofObject(fn, arity);
     String previous = SEEN.putIfAbsent(identity.id, identity.codeVersion);
-    if (previous != null && !previous.equals(identity.codeVersion)) {
+    // a REPL cell redefining a def is expected, not a collision: its entries are cleared by version
+    if (previous != null && !previous.equals(identity.codeVersion) && !identity.id.startsWith("$line")) {
       Warnings.warn(FunctionIdentity.class, "Possible name collision: two different functions are identified"
           + " as " + identity.id + " in this JVM (different code, perhaps two class loaders or REPL"
           + " cells defining the same name). Their cached results are kept apart by code version.");
@@ -71,23 +75,42 @@ record FunctionIdentity(
     String owner = sl.getImplClass().replace('/', '.');
     String method = sl.getImplMethodName();
     String desc = sl.getImplMethodSignature();
+    int kind = sl.getImplMethodKind();
     ClassLoader loader = fn.getClass().getClassLoader();
-    String id = owner + "#" + method + desc;
-    String version = codeVersion(loader, owner, method, desc, id);
     List<Object> captured = new ArrayList<>();
     for (int i = 0; i < sl.getCapturedArgCount(); i++) {
-      captured.add(sl.getCapturedArg(i));
+      // a REPL cell's wrapper holds the whole notebook (every value of the cell and of the cells it
+      // uses), not a value of the function's: like joblib's globals it stays out of the key
+      Object arg = sl.getCapturedArg(i);
+      captured.add(arg != null && ReplNames.isWrapper(arg.getClass().getName()) ? ReplCell.INSTANCE : arg);
     }
+    int boundCount = captured.size();
+    // a Scala method value (slow _) is the method it forwards to
+    Optional<Forwarders.Target> target = method.startsWith("$anonfun$")
+        ? Forwarders.target(loader, owner, method, desc) : Optional.empty();
+    if (target.isPresent()) {
+      owner = target.get().owner().replace('/', '.');
+      method = target.get().name();
+      desc = target.get().descriptor();
+      kind = target.get().kind();
+      boundCount = target.get().boundReceiver() || !captured.isEmpty() ? 1 : 0;
+      if (kind == MethodHandleInfo.REF_invokeStatic) {
+        boundCount = 0;
+      }
+    }
+    String id = ReplNames.canonicalize(owner + "#" + method + desc); // no cell numbers: restarts hit
+    String version = codeVersion(loader, owner, method, desc, id);
     Executable exec = find(loader, owner, method, desc);
     Optional<List<String>> declared = exec == null ? Optional.empty() : declaredNames(exec);
-    Optional<List<String>> names = exec == null ? Optional.empty()
-        : parameterNames(exec, declared, sl.getImplMethodKind(), captured.size(), arity);
+    Optional<List<String>> names = exec == null ? Optional.empty() : parameterNames(exec, declared, kind, boundCount, arity);
     Class<?> result = exec instanceof Method m ? m.getReturnType()
         : exec instanceof Constructor<?> c ? c.getDeclaringClass() : Object.class;
     boolean lambda = method.startsWith("lambda$");
-    return new FunctionIdentity(id, Lambdas.describe(fn), folderName(owner, method, id), version,
-        List.copyOf(nullsAsMarkers(captured)), capturedLabels(captured, declared, sl.getImplMethodKind()), names,
-        result, lambda);
+    String folderOwner = ReplNames.isReplClass(owner) ? replFolderOwner(owner) : owner;
+    // labels name the lambda's own captured values: by the target's parameters unless it forwards
+    List<String> labels = capturedLabels(captured, target.isPresent() ? Optional.empty() : declared, kind);
+    return new FunctionIdentity(id, Lambdas.describe(fn), folderName(folderOwner, method, id), version,
+        List.copyOf(nullsAsMarkers(captured)), labels, names, result, lambda);
   }
 
   /** {@code captured arg 0 (this)}, {@code captured arg 1 (offset)}: the receiver, then leading parameters. */
@@ -109,20 +132,36 @@ record FunctionIdentity(
         || kind == MethodHandleInfo.REF_invokeSpecial;
   }
 
+  /** {@code repl} or {@code repl.Scorer}: the readable part of a REPL function's folder. */
+  private static String replFolderOwner(String owner) {
+    String user = ReplNames.userName(owner);
+    return user.isEmpty() ? "repl" : "repl." + user;
+  }
+
   private static FunctionIdentity ofObject(Object fn, int arity) {
     Class<?> cls = fn.getClass();
-    Method invoke = Arrays.stream(cls.getMethods())
-        .filter(m -> m.getName().equals("invoke") && m.getParameterCount() == arity && !m.isBridge())
-        .findFirst().orElse(null);
+    // FnN's invoke, or apply for a Scala function object an adapter stands for
+    Method invoke = publicMethod(cls, "invoke", arity);
+    if (invoke == null) {
+      invoke = publicMethod(cls, "apply", arity);
+    }
+    String name = invoke == null ? "invoke" : invoke.getName();
     String desc = invoke == null ? "" : Type.getMethodDescriptor(invoke);
     Class<?> declaring = invoke == null ? cls : invoke.getDeclaringClass();
-    String id = cls.getName() + "#invoke" + desc;
-    String version = codeVersion(declaring.getClassLoader(), declaring.getName(), "invoke", desc, id);
+    String id = ReplNames.canonicalize(cls.getName() + "#" + name + desc);
+    String version = codeVersion(declaring.getClassLoader(), declaring.getName(), name, desc, id);
     Optional<List<String>> names = invoke == null ? Optional.empty()
         : parameterNames(invoke, declaredNames(invoke), MethodHandleInfo.REF_invokeVirtual, 1, arity);
-    return new FunctionIdentity(id, Lambdas.describe(fn), folderName(cls.getName(), "invoke", id), version,
+    String folderOwner = ReplNames.isReplClass(cls.getName()) ? replFolderOwner(cls.getName()) : cls.getName();
+    return new FunctionIdentity(id, Lambdas.describe(fn), folderName(folderOwner, name, id), version,
         List.of(fn), List.of("the function object (" + cls.getName() + ")"), names,
         invoke == null ? Object.class : invoke.getReturnType(), false);
+  }
+
+  private static Method publicMethod(Class<?> cls, String name, int arity) {
+    return Arrays.stream(cls.getMethods())
+        .filter(m -> m.getName().equals(name) && m.getParameterCount() == arity && !m.isBridge())
+        .findFirst().orElse(null);
   }
 
   private static String codeVersion(ClassLoader loader, String owner, String method, String desc, String id) {
@@ -219,6 +258,11 @@ record FunctionIdentity(
 
   /** Stands for a captured null inside an immutable list. */
   enum NullMarker {
+    INSTANCE
+  }
+
+  /** Stands for a captured REPL cell wrapper. */
+  enum ReplCell {
     INSTANCE
   }
 }

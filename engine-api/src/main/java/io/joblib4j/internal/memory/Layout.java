@@ -1,6 +1,11 @@
 package io.joblib4j.internal.memory;
 
+import io.joblib4j.spi.Store;
+import io.joblib4j.spi.StoreFile;
 import io.joblib4j.spi.StorePaths;
+import java.io.IOException;
+import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Where Memory puts things in a store:
@@ -11,6 +16,9 @@ import io.joblib4j.spi.StorePaths;
  * &lt;function folder&gt;/&lt;key&gt;/output.jl4j  the result, in joblib4j's container format
  * &lt;function folder&gt;/&lt;key&gt;/metadata.json duration, time, arguments, code version, checksum
  * </pre>
+ *
+ * Memory owns these and nothing else: other files and folders at the same location (a ChunkedArray,
+ * the user's own) are never deleted by {@code Memory.clear}.
  */
 final class Layout {
   static final String GITIGNORE = ".gitignore";
@@ -18,6 +26,10 @@ final class Layout {
   static final String FUNCTION_FILE = "function.json";
   static final String OUTPUT_FILE = "output.jl4j";
   static final String METADATA_FILE = "metadata.json";
+  /** A call key: the name of an entry folder. */
+  private static final Pattern KEY = Pattern.compile("[0-9a-f]{32}");
+  /** A function folder: a readable name and 12 hex digits of its identity's hash. */
+  private static final Pattern FUNCTION_FOLDER = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*-[0-9a-f]{12}");
 
   private Layout() {}
 
@@ -40,6 +52,24 @@ final class Layout {
   /** Whether a store path names an entry folder: two segments, the second a 32-hex key. */
   static boolean isEntry(String path) {
     int slash = path.indexOf('/');
-    return slash > 0 && path.indexOf('/', slash + 1) < 0 && path.substring(slash + 1).matches("[0-9a-f]{32}");
+    return slash > 0 && path.indexOf('/', slash + 1) < 0 && KEY.matcher(path.substring(slash + 1)).matches();
+  }
+
+  /**
+   * Whether a top-level folder is a memoized function's — one Memory owns and {@code Memory.clear}
+   * deletes: named as {@link FunctionIdentity#folderName} names them, and holding its {@code
+   * function.json}, or else nothing but entry folders (its function.json lost). Anything else
+   * sharing the location (a ChunkedArray, the user's files) is not Memory's.
+   */
+  static boolean isFunctionFolder(Store store, String folder) throws IOException {
+    if (!FUNCTION_FOLDER.matcher(folder).matches()) {
+      return false;
+    }
+    if (store.exists(functionFile(folder))) {
+      return true;
+    }
+    List<StoreFile> children = store.children(folder);
+    return !children.isEmpty() && children.stream()
+        .allMatch(c -> c.directory() && KEY.matcher(c.path().substring(folder.length() + 1)).matches());
   }
 }

@@ -137,27 +137,38 @@ public final class LocalStore implements Store {
 
   @Override
   public List<StoreFile> list(String dir) throws IOException {
+    return walk(dir, Integer.MAX_VALUE);
+  }
+
+  @Override
+  public List<StoreFile> children(String dir) throws IOException {
+    return walk(dir, 1);
+  }
+
+  /** What is under {@code dir}, {@code depth} levels deep, temporaries and links left out. */
+  private List<StoreFile> walk(String dir, int depth) throws IOException {
     Path start = resolve(dir);
     List<StoreFile> out = new ArrayList<>();
     if (!Files.isDirectory(start, NOFOLLOW)) {
       return out;
     }
-    Files.walkFileTree(start, new SimpleFileVisitor<>() {
+    Files.walkFileTree(start, java.util.EnumSet.noneOf(java.nio.file.FileVisitOption.class), depth, new SimpleFileVisitor<>() {
       @Override
       public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
         if (d.getFileName().toString().startsWith(TEMP_PREFIX)) {
           return FileVisitResult.SKIP_SUBTREE;
         }
         if (!d.equals(start)) {
-          out.add(new StoreFile(relative(d), true, 0, attrs.lastModifiedTime().toInstant()));
+          out.add(storeFile(d, attrs));
         }
         return FileVisitResult.CONTINUE;
       }
 
       @Override
       public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) {
-        if (attrs.isRegularFile() && !f.getFileName().toString().startsWith(TEMP_PREFIX)) {
-          out.add(new StoreFile(relative(f), false, attrs.size(), attrs.lastModifiedTime().toInstant()));
+        // folders at the depth limit come here too; links (to anything) never count
+        if ((attrs.isRegularFile() || attrs.isDirectory()) && !f.getFileName().toString().startsWith(TEMP_PREFIX)) {
+          out.add(storeFile(f, attrs));
         }
         return FileVisitResult.CONTINUE;
       }
@@ -263,6 +274,11 @@ public final class LocalStore implements Store {
     }
     realFolders.addAll(checked);
     return p;
+  }
+
+  private StoreFile storeFile(Path p, BasicFileAttributes attrs) {
+    return new StoreFile(relative(p), attrs.isDirectory(), attrs.isDirectory() ? 0 : attrs.size(),
+        attrs.lastModifiedTime().toInstant());
   }
 
   private String relative(Path p) {

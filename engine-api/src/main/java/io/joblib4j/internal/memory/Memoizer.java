@@ -3,6 +3,7 @@ package io.joblib4j.internal.memory;
 import io.joblib4j.Memory;
 import io.joblib4j.MmapMode;
 import io.joblib4j.spi.Store;
+import io.joblib4j.spi.StoreFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -35,18 +36,28 @@ public final class Memoizer {
     return mode;
   }
 
-  /** Deletes every entry of the store; the .gitignore is written again. */
+  /**
+   * Deletes the folder of every memoized function in the store, and nothing else that shares the
+   * location (see {@link Layout#isFunctionFolder}); the .gitignore stays, or is written if missing.
+   */
   public static void clearAll(CacheSettings settings) {
     if (settings.location() == null) {
       return;
     }
     Store store = settings.store();
     try {
-      store.delete("");
-      store.replace(Layout.GITIGNORE, Layout.GITIGNORE_CONTENT.getBytes(StandardCharsets.UTF_8));
+      for (StoreFile top : store.children("")) {
+        if (top.directory() && Layout.isFunctionFolder(store, top.path())) {
+          store.delete(top.path());
+        }
+      }
+      if (!store.exists(Layout.GITIGNORE)) {
+        store.replace(Layout.GITIGNORE, Layout.GITIGNORE_CONTENT.getBytes(StandardCharsets.UTF_8));
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot clear the cache at " + store.location(), e);
+    } finally {
+      CachedFunction.forgetChecks(settings.location());
     }
-    CachedFunction.forgetChecks(settings.location());
   }
 }

@@ -6,7 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Warns that a store cannot be reached or used — and calls go on computing without the cache —
- * at most once a minute per location, so that an outage does not flood the logs.
+ * at most once a minute per location (or per function, for results that cannot be serialized), so
+ * that an outage, a read-only or a full store does not flood the logs with one warning per call.
  */
 final class StoreTrouble {
   private static final long QUIET_NANOS = 60_000_000_000L;
@@ -15,7 +16,7 @@ final class StoreTrouble {
   private StoreTrouble() {}
 
   static void warn(String location, Exception e) {
-    warnOnce(location, "the cache at " + location + " cannot be used (" + e
+    warnOnce(location, "the cache at " + location + " cannot be used (" + brief(e)
         + "); calls compute their results without caching until it can.");
   }
 
@@ -31,16 +32,12 @@ final class StoreTrouble {
   }
 
   /**
-   * Whether {@code e} says the store cannot be reached (connection refused, timeouts), as opposed to
-   * a problem of this one write (disk full, a result that cannot be serialized).
+   * The first line of {@code e}'s description: Hadoop puts the server's whole stack trace into the
+   * message of an exception it unwraps from an RPC, which in a warning is noise.
    */
-  static boolean isOutage(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof java.net.ConnectException || t instanceof java.net.SocketTimeoutException
-          || t instanceof java.net.NoRouteToHostException || t instanceof java.net.UnknownHostException) {
-        return true;
-      }
-    }
-    return false;
+  static String brief(Throwable e) {
+    String s = e.toString();
+    int end = s.indexOf('\n');
+    return end < 0 ? s : s.substring(0, end).stripTrailing() + " ...";
   }
 }

@@ -27,9 +27,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It takes tasks from the caller's input lazily, {@code preDispatch} of them up front and one
  * batch more each time a batch completes (joblib's dispatch rule, run in whichever thread
- * completes a batch); sizes batches (fixed, or {@link AutoBatcher}); hands results to the caller
- * in input order or completion order; fails the whole call on the first task error, input error,
- * worker failure or timeout, cancelling everything still running; and reports progress.
+ * completes a batch); sizes batches (fixed, or {@link AutoBatcher}, capped by {@link BatchLimits});
+ * hands results to the caller in input order or completion order; fails the whole call on the
+ * first task error, input error, worker failure or timeout, cancelling everything still running;
+ * and reports progress.
+ *
+ * <p>Back-pressure: when {@link BatchLimits#maxWaitingBatches()} finished batches wait for a caller
+ * who reads slower than the workers run, a completion dispatches nothing and the dispatch it owes
+ * is made when the caller reads (in the caller's thread). So an {@code iterate()} over any number
+ * of tasks holds a bounded number of tasks and results, whoever is the slower side.
  */
 final class ParallelCall implements CallResults.Producer {
   private static final Logger LOG = LoggerFactory.getLogger(ParallelCall.class);
@@ -38,7 +44,12 @@ final class ParallelCall implements CallResults.Producer {
   private final CallSpec spec;
   private final BackendCall backendCall;
   private final TaskSource source;
+  private final BatchLimits limits;
   private final AutoBatcher batcher;
+  /** Samples tasks for the batcher; used under {@link #dispatchLock}. */
+  private final HeapFootprint taskFootprint;
+  /** Samples results for the batcher; used under its own monitor (completions run in many threads). */
+  private final HeapFootprint resultFootprint;
   private final boolean ordered;
   private final ProgressTracker progress;
   private final Runnable onFinish;
@@ -60,6 +71,10 @@ final class ParallelCall implements CallResults.Producer {
   private long dispatchedBatches;
   private long completedTasks;
   private long consumedTasks;
+  /** Finished batches the caller has not read yet. */
+  private int waitingBatches;
+  /** Completions that dispatched nothing because too many batches were waiting. */
+  private int owedDispatches;
   private boolean dispatchFinished;
   private Throwable failure;
   private String failureNote;
@@ -77,7 +92,10 @@ final class ParallelCall implements CallResults.Producer {
     this.ordered = ordered;
     this.progress = progress;
     this.onFinish = onFinish;
-    this.batcher = plan.autoBatch() ? new AutoBatcher() : null;
+    this.limits = BatchLimits.forCall(spec.nJobs());
+    this.batcher = plan.autoBatch() ? new AutoBatcher(limits) : null;
+    this.taskFootprint = batcher != null ? new HeapFootprint() : null;
+    this.resultFootprint = batcher != null ? new HeapFootprint() : null;
     this.initialRemaining = plan.preDispatchTasks();
   }
 
@@ -142,13 +160,17 @@ final class ParallelCall implements CallResults.Producer {
     List<Delayed<?>> tasks = readyBatches.poll();
     if (tasks == null) {
       int nJobs = spec.nJobs();
-      long batchSize = batcher != null ? batcher.batchSize() : plan.fixedBatchSize();
-      long big = batchSize * nJobs;
-      if (initial) {
-        big = Math.min(big, initialRemaining);
-      }
       List<Delayed<?>> slice;
+      long big;
       try {
+        if (batcher != null) {
+          sampleNextTask();
+        }
+        long batchSize = batcher != null ? batcher.batchSize() : plan.fixedBatchSize();
+        big = batchSize * nJobs;
+        if (initial) {
+          big = Math.min(big, initialRemaining);
+        }
         slice = source.take(big);
       } catch (Throwable e) {
         fail(e, "the task input threw while the call took task " + (source.taken() + 1));
@@ -171,6 +193,28 @@ final class ParallelCall implements CallResults.Producer {
     }
     submit(tasks);
     return true;
+  }
+
+  /**
+   * Tells the batcher the estimated size of the next task before the next slice is sized, so that
+   * a stream turning to large tasks gets small batches at once. One task per slice: the estimate
+   * is cheap, and a slice is at least {@code nJobs} tasks.
+   */
+  private void sampleNextTask() {
+    Delayed<?> next = source.peek();
+    if (next != null) {
+      batcher.taskSampled(taskFootprint.ofTask(next));
+    }
+  }
+
+  private void sampleResult(Object[] results) {
+    if (results.length > 0) {
+      long bytes;
+      synchronized (resultFootprint) {
+        bytes = resultFootprint.of(results[results.length - 1]);
+      }
+      batcher.resultSampled(bytes);
+    }
   }
 
   private void submit(List<Delayed<?>> tasks) {
@@ -212,6 +256,9 @@ final class ParallelCall implements CallResults.Producer {
   void batchCompleted(BatchState state, BatchOutcome outcome) {
     if (batcher != null) {
       batcher.batchCompleted(state.size(), System.nanoTime() - state.submitNanos);
+      if (outcome.succeeded()) {
+        sampleResult(outcome.results());
+      }
     }
     if (!outcome.succeeded()) {
       long task = state.firstTask + outcome.failedTask();
@@ -225,6 +272,7 @@ final class ParallelCall implements CallResults.Producer {
           + results.length + " results for a batch of " + state.size() + " tasks"), "backend bug");
       return;
     }
+    boolean dispatch;
     lock.lock();
     try {
       if (failure != null || !running.remove(state)) {
@@ -232,15 +280,22 @@ final class ParallelCall implements CallResults.Producer {
       }
       state.results = results;
       completedTasks += results.length;
+      waitingBatches++;
       if (!ordered) {
         completedUnconsumed.add(state);
+      }
+      dispatch = dispatchFinished || waitingBatches <= limits.maxWaitingBatches();
+      if (!dispatch) {
+        owedDispatches++; // the caller makes it when it reads (back-pressure)
       }
       changed.signalAll();
     } finally {
       lock.unlock();
     }
     reportProgress();
-    dispatchNext();
+    if (dispatch) {
+      dispatchNext();
+    }
   }
 
   void batchFailed(BatchState state, Throwable infrastructureFailure) {
@@ -324,9 +379,11 @@ final class ParallelCall implements CallResults.Producer {
   /** The next batch of results for the caller, or null when the call is over; throws its failure. */
   @Override
   public Object[] nextResults() {
-    lock.lock();
-    try {
-      while (true) {
+    while (true) {
+      Object[] results = null;
+      int resume;
+      lock.lock();
+      try {
         if (failure != null) {
           throw failureForCaller();
         }
@@ -338,29 +395,47 @@ final class ParallelCall implements CallResults.Producer {
             completedUnconsumed.poll();
           }
           consumedTasks += next.results.length;
-          Object[] r = next.results;
+          waitingBatches--;
+          results = next.results;
           next.results = null;
-          return r;
-        }
-        if (dispatchFinished && running.isEmpty() && (ordered ? inOrder.isEmpty() : completedUnconsumed.isEmpty())) {
+        } else if (dispatchFinished && running.isEmpty()
+            && (ordered ? inOrder.isEmpty() : completedUnconsumed.isEmpty())) {
           return null;
         }
-        try {
-          changed.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          CancellationException c = new CancellationException(
-              "interrupted while waiting for the results of a Parallel call; its tasks were cancelled");
-          c.initCause(e);
-          failure = c;
-          failureNote = "interrupted";
-          failureRethrown = true;
-          cancelInBackground();
-          throw c;
+        // the same test a completion makes: dispatch while at most maxWaitingBatches wait
+        resume = owedDispatches > 0 && waitingBatches <= limits.maxWaitingBatches() ? owedDispatches : 0;
+        owedDispatches -= resume;
+        if (results == null && resume == 0) {
+          awaitChange();
+          continue;
         }
+      } finally {
+        lock.unlock();
       }
-    } finally {
-      lock.unlock();
+      // outside the lock: dispatching takes the dispatch lock, which completions take first
+      for (int i = 0; i < resume; i++) {
+        dispatchNext();
+      }
+      if (results != null) {
+        return results;
+      }
+    }
+  }
+
+  /** Waits for a completion or failure; the caller holds {@link #lock}. */
+  private void awaitChange() {
+    try {
+      changed.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      CancellationException c = new CancellationException(
+          "interrupted while waiting for the results of a Parallel call; its tasks were cancelled");
+      c.initCause(e);
+      failure = c;
+      failureNote = "interrupted";
+      failureRethrown = true;
+      cancelInBackground();
+      throw c;
     }
   }
 

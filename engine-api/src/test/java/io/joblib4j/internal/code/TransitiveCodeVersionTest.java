@@ -241,6 +241,22 @@ class TransitiveCodeVersionTest {
     assertThat(ref.hex()).isNotEqualTo(v1.hex()).isNotEqualTo(init.hex());
   }
 
+  /** A REPL's cell {@code n}: a wrapper class whose def f calls a def g of the same cell. */
+  private static Map<String, String> replCell(int n, int body) {
+    return sources("$line" + n + "/$read.java", "package $line" + n + ";\npublic class $read {\n"
+        + "  public int f(int x) { return g(x) + 1; }\n  int g(int x) { return x * " + body + "; }\n}\n");
+  }
+
+  @Test
+  void aReplCellNumberIsNotPartOfTheVersion() throws Exception {
+    CodeVersion cell3 = CodeVersion.of(build(replCell(3, 2)), "$line3.$read", "f", "(I)I", DEFAULT).orElseThrow();
+    CodeVersion cell7 = CodeVersion.of(build(replCell(7, 2)), "$line7.$read", "f", "(I)I", DEFAULT).orElseThrow();
+    CodeVersion changed = CodeVersion.of(build(replCell(7, 3)), "$line7.$read", "f", "(I)I", DEFAULT).orElseThrow();
+    assertThat(cell3.methods()).containsExactly("$line3/$read.f(I)I", "$line3/$read.g(I)I");
+    assertThat(cell7.hex()).isEqualTo(cell3.hex()); // the notebook restarted: more cells ran before
+    assertThat(changed.hex()).isNotEqualTo(cell7.hex());
+  }
+
   @Test
   void aSecondIdentificationDoesNotWalkAgain() throws Exception {
     ClassLoader l = build(chain(1));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.joblib4j.fn.Fn1;
 import io.joblib4j.fn.Fn2;
+import io.joblib4j.fn.FunctionAdapter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -61,6 +62,28 @@ class FunctionIdentityTest {
     assertThat(id.id()).startsWith("io.joblib4j.internal.memory.FunctionIdentityTest$Scale#invoke(");
     assertThat(id.captured()).hasSize(1);
     assertThat(id.codeVersion()).isNotEqualTo(FunctionIdentity.UNKNOWN_VERSION);
+  }
+
+  /** A bridge from another language's function type, as joblib4j-scala has. */
+  record Adapter(Fn1<Integer, Integer> adaptedFunction) implements Fn1<Integer, Integer>, FunctionAdapter {
+    @Override
+    public Integer invoke(Integer x) throws Exception {
+      return adaptedFunction.invoke(x);
+    }
+  }
+
+  @Test
+  void anAdapterIsIdentifiedAsTheFunctionItAdapts() {
+    int offset = 3;
+    Fn1<Integer, Integer> lambda = x -> x + offset;
+    FunctionIdentity direct = FunctionIdentity.of(lambda, 1);
+    FunctionIdentity adapted = FunctionIdentity.of(new Adapter(lambda), 1);
+    assertThat(adapted.id()).isEqualTo(direct.id());
+    assertThat(adapted.codeVersion()).isEqualTo(direct.codeVersion());
+    assertThat(adapted.captured()).containsExactly(3);
+    assertThat(adapted.name()).isEqualTo(direct.name());
+    assertThat(FunctionIdentity.of(new Adapter(FunctionIdentityTest::twice), 1).id())
+        .isEqualTo("io.joblib4j.internal.memory.FunctionIdentityTest#twice(I)I");
   }
 
   @Test

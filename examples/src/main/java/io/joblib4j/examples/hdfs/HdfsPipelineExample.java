@@ -21,8 +21,8 @@ import org.apache.spark.sql.SparkSession;
  *
  * <pre>
  * spark-submit --class io.joblib4j.examples.hdfs.HdfsPipelineExample \
- *   --jars joblib4j-engine-api.jar,joblib4j-hdfs-store.jar,joblib4j-spark-backend_2.13.jar,... \
- *   joblib4j-examples.jar hdfs://namenode:8020/user/me/joblib4j
+ *   --jars joblib4j-spark-bundle_2.13-0.1.0-SNAPSHOT.jar \
+ *   joblib4j-examples-0.1.0-SNAPSHOT.jar hdfs://namenode:8020/user/me/joblib4j
  * </pre>
  *
  * Run it twice: the second run loads every feature vector from the cache instead of computing it.

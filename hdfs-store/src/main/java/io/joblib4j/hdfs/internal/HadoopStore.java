@@ -19,11 +19,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 
 /**
  * What the two publish protocols share: paths, reads, listings, local copies for memory-mapping,
@@ -60,7 +64,7 @@ abstract class HadoopStore implements Store {
     this.options = options;
     this.root = fs.makeQualified(new Path(location));
     this.tempArea = new Path(root, Names.TEMP_PREFIX.substring(0, Names.TEMP_PREFIX.length() - 1));
-    this.outage = new Outage(location.toString(), options.outageBackoff());
+    this.outage = Outage.of(location, options.outageBackoff());
     this.copies = new LocalCopies(options.localCacheDir(), options.localCacheBytes());
     outage.call(() -> fs.mkdirs(root));
   }
@@ -138,22 +142,54 @@ abstract class HadoopStore implements Store {
       if (path.isEmpty() || !filesVisible(p.getParent(), null)) {
         return Optional.empty();
       }
-      FileStatus st = statusOrNull(p);
+      String where = location + "/" + path;
+      FileStatus st = statusForCopy(p, where);
       if (st == null || !st.isFile()) {
         return Optional.empty();
       }
       Manifest m = manifestOrNull(p.getParent());
       Manifest.FileSum sum = m == null ? null : m.file(p.getName()).orElse(null);
-      String where = location + "/" + path;
       if (sum != null && sum.bytes() != st.getLen()) {
         throw new CorruptFileException(where, "the file has " + st.getLen() + " bytes, its entry's manifest says "
             + sum.bytes());
       }
-      // the publication id makes a deleted-and-republished entry a new copy; loose files go by mtime
-      String identity = where + "|" + (m != null ? m.publication() : "mtime-" + st.getModificationTime()) + "|" + st.getLen();
+      // The publication id makes a deleted-and-republished entry a new copy; the size and modification
+      // time make a file changed behind the store's back (entries never change) a new copy too, which
+      // is then downloaded and checked against the manifest instead of being served from the old copy.
+      String identity = where + "|" + (m != null ? m.publication() : "loose") + "|" + st.getLen() + "|"
+          + st.getModificationTime();
       return Optional.of(copies.get(identity, p.getName(), st.getLen(), sum == null ? null : sum.crc32c(), where,
           () -> new ReadFailures(fs.open(p), fs, p, where)));
     });
+  }
+
+  /**
+   * The status of a file about to be served from this machine's copy, or null if it does not exist.
+   * On HDFS it comes with the file's blocks, in the same single NameNode call: a block the NameNode
+   * knows to be corrupt on every replica makes the file corrupt, even though this machine's copy —
+   * checked against the writer's CRC32C when downloaded — is good, so that Memory deletes and
+   * recomputes the entry instead of every machine without a copy failing on it.
+   */
+  private FileStatus statusForCopy(Path p, String where) throws IOException {
+    if (!(fs instanceof DistributedFileSystem)) {
+      return statusOrNull(p);
+    }
+    try {
+      RemoteIterator<LocatedFileStatus> listing = fs.listLocatedStatus(p);
+      if (!listing.hasNext()) {
+        return null;
+      }
+      LocatedFileStatus st = listing.next();
+      for (BlockLocation block : st.getBlockLocations()) {
+        if (block.isCorrupt()) {
+          throw new CorruptFileException(where, "the NameNode reports its block at offset " + block.getOffset()
+              + " corrupt on every replica");
+        }
+      }
+      return st;
+    } catch (FileNotFoundException e) {
+      return null;
+    }
   }
 
   @Override
@@ -181,6 +217,15 @@ abstract class HadoopStore implements Store {
 
   @Override
   public List<StoreFile> list(String dir) throws IOException {
+    return listing(dir, Integer.MAX_VALUE);
+  }
+
+  @Override
+  public List<StoreFile> children(String dir) throws IOException {
+    return listing(dir, 1);
+  }
+
+  private List<StoreFile> listing(String dir, int depth) throws IOException {
     Path start = resolve(dir);
     return outage.call(() -> {
       List<StoreFile> out = new ArrayList<>();
@@ -188,18 +233,26 @@ abstract class HadoopStore implements Store {
       if (st == null || !st.isDirectory()) {
         return out;
       }
-      walk(st, listOrEmpty(start), dir, out, true);
+      walk(st, listOrEmpty(start), dir, out, true, depth);
       return out;
     });
   }
 
-  private void walk(FileStatus dirStatus, FileStatus[] listing, String rel, List<StoreFile> out, boolean start)
-      throws IOException {
+  /** Whether a directory's visibility depends on what it holds (marker mode's claims and commits). */
+  boolean listingDecidesVisibility() {
+    return false;
+  }
+
+  private void walk(FileStatus dirStatus, FileStatus[] listing, String rel, List<StoreFile> out, boolean start,
+      int depth) throws IOException {
     if (!filesVisible(dirStatus.getPath(), listing) || !start && !directoryHasContent(listing)) {
       return;
     }
     if (!start) {
       out.add(new StoreFile(rel, true, 0, directoryTime(dirStatus, listing)));
+    }
+    if (depth == 0) {
+      return;
     }
     for (FileStatus child : listing) {
       String name = child.getPath().getName();
@@ -208,7 +261,8 @@ abstract class HadoopStore implements Store {
       }
       String childRel = rel.isEmpty() ? name : rel + "/" + name;
       if (child.isDirectory()) {
-        walk(child, listOrEmpty(child.getPath()), childRel, out, false);
+        boolean needed = depth > 1 || listingDecidesVisibility();
+        walk(child, needed ? listOrEmpty(child.getPath()) : new FileStatus[0], childRel, out, false, depth - 1);
       } else {
         out.add(new StoreFile(childRel, false, child.getLen(), Instant.ofEpochMilli(child.getModificationTime())));
       }
@@ -332,7 +386,9 @@ abstract class HadoopStore implements Store {
    * dfs.datanode.synconclose), where the stream can.
    */
   Manifest.FileSum writeFile(Path p, EntryFile.Writer writer, boolean sync, boolean exclusive) throws IOException {
-    try (FSDataOutputStream out = create(p, exclusive)) {
+    FSDataOutputStream out = create(p, exclusive);
+    Manifest.FileSum sum;
+    try {
       BufferedOutputStream buffered = new BufferedOutputStream(out, WRITE_BUFFER);
       CountingCrcOutputStream counted = new CountingCrcOutputStream(buffered);
       writer.writeTo(counted);
@@ -341,7 +397,27 @@ abstract class HadoopStore implements Store {
       if (sync && out.hasCapability(StreamCapabilities.HSYNC)) {
         out.hsync();
       }
-      return new Manifest.FileSum(counted.bytes(), counted.crcHex());
+      sum = new Manifest.FileSum(counted.bytes(), counted.crcHex());
+    } catch (IOException | RuntimeException e) {
+      closeAfter(out, e);
+      throw e;
+    }
+    out.close();
+    return sum;
+  }
+
+  /**
+   * Closes a stream whose write failed. Not try-with-resources: an HDFS stream that failed rethrows
+   * the very same exception from close(), which try-with-resources would add to itself — an
+   * IllegalArgumentException ("Self-suppression not permitted") in place of the cause.
+   */
+  static void closeAfter(java.io.Closeable stream, Throwable failure) {
+    try {
+      stream.close();
+    } catch (IOException | RuntimeException e) {
+      if (e != failure) {
+        failure.addSuppressed(e);
+      }
     }
   }
 

@@ -21,6 +21,9 @@ public final class HadoopStoreOpener {
     }
     URI root = normalize(location);
     StoreOptions parsed = StoreOptions.parse(options);
+    // a file system found unreachable a moment ago, by this store or any other: fail now, without
+    // waiting out its timeout again (a new Memory, or the next task on an executor, opens a new store)
+    Outage.of(root, parsed.outageBackoff()).check();
     Configuration conf = Configurations.forStore(base, parsed.hadoop());
     // our own instance: our fail-fast settings stay ours, and close() cannot close the caller's
     FileSystem fs = FileSystem.newInstance(root, conf);

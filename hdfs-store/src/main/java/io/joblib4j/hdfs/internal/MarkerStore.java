@@ -165,6 +165,11 @@ final class MarkerStore extends HadoopStore {
   }
 
   @Override
+  boolean listingDecidesVisibility() {
+    return true;
+  }
+
+  @Override
   boolean directoryHasContent(FileStatus[] listing) {
     for (FileStatus f : listing) {
       String name = f.getPath().getName();

@@ -1,27 +1,52 @@
 package io.joblib4j.hdfs.internal;
 
+import java.io.EOFException;
 import java.io.IOException;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A circuit breaker for one store: once the file system could not be reached, every call fails at
- * once for a while instead of each waiting out connection timeouts, so that memoized calls go on
- * computing at full speed during a NameNode outage. After the backoff, the next call tries again.
+ * A circuit breaker per file system: once it could not be reached, every call fails at once for a
+ * while instead of each waiting out connection or RPC timeouts, so that memoized calls go on
+ * computing at full speed while a NameNode is down or frozen.
+ *
+ * <p>The state is kept per file system (scheme and authority) for the whole JVM, not per store:
+ * a store opened afterwards for the same NameNode — by a new {@code Memory}, or the next task on an
+ * executor, which reopens the store it was shipped — fails at once too, instead of waiting out the
+ * timeout again. When the backoff has passed, one call tries the file system again while the others
+ * still fail at once; if it gets through, every call does.
  */
 final class Outage {
-  private final String location;
-  private final long backoffNanos;
-  private volatile long until;
-  private volatile IOException cause;
+  private static final Map<String, State> STATES = new ConcurrentHashMap<>();
 
-  Outage(String location, Duration backoff) {
-    this.location = location;
+  private final String fileSystem;
+  private final State state;
+  private final long backoffNanos;
+
+  private Outage(String fileSystem, State state, Duration backoff) {
+    this.fileSystem = fileSystem;
+    this.state = state;
     this.backoffNanos = backoff.toNanos();
+  }
+
+  /** What this JVM knows about one file system. */
+  private static final class State {
+    volatile long until;
+    volatile IOException cause;
+    final AtomicBoolean probing = new AtomicBoolean();
+  }
+
+  /** The breaker of the file system holding {@code location}, with this store's backoff. */
+  static Outage of(URI location, Duration backoff) {
+    String fileSystem = location.getScheme() + "://" + (location.getAuthority() == null ? "" : location.getAuthority());
+    return new Outage(fileSystem, STATES.computeIfAbsent(fileSystem, k -> new State()), backoff);
   }
 
   /** An action against the file system. */
@@ -30,34 +55,80 @@ final class Outage {
     T run() throws IOException;
   }
 
-  <T> T call(Call<T> action) throws IOException {
-    IOException last = cause;
-    if (last != null && System.nanoTime() - until < 0) {
-      throw new IOException("the file system of " + location + " could not be reached (" + last.getMessage()
-          + "); not retrying for " + Duration.ofNanos(backoffNanos).toSeconds() + " s", last);
-    }
-    try {
-      T result = action.run();
-      cause = null;
-      return result;
-    } catch (IOException e) {
-      if (unreachable(e)) {
-        until = System.nanoTime() + backoffNanos;
-        cause = new IOException(e.toString() + " at " + Instant.now(), e);
-      }
-      throw e;
+  /** Fails at once if the file system could not be reached within the backoff. */
+  void check() throws IOException {
+    IOException last = state.cause;
+    if (last != null && System.nanoTime() - state.until < 0) {
+      throw failingFast(last);
     }
   }
 
-  /** Whether {@code e} says the service is down or unreachable, rather than that an operation failed. */
+  <T> T call(Call<T> action) throws IOException {
+    boolean probe = false;
+    IOException last = state.cause;
+    if (last != null) {
+      if (System.nanoTime() - state.until < 0 || !state.probing.compareAndSet(false, true)) {
+        throw failingFast(last);
+      }
+      probe = true;
+    }
+    try {
+      T result = action.run();
+      state.cause = null;
+      return result;
+    } catch (IOException e) {
+      if (unreachable(e)) {
+        record(e);
+      }
+      throw e;
+    } catch (RuntimeException e) {
+      if (unreachable(e)) { // a client that wraps its I/O errors: still an outage, and still an I/O error
+        IOException io = new IOException(e.toString(), e);
+        record(io);
+        throw io;
+      }
+      throw e;
+    } finally {
+      if (probe) {
+        state.probing.set(false);
+      }
+    }
+  }
+
+  private void record(IOException e) {
+    state.until = System.nanoTime() + backoffNanos;
+    state.cause = new IOException(e + " at " + Instant.now(), e);
+  }
+
+  private IOException failingFast(IOException last) {
+    return new IOException("the file system " + fileSystem + " could not be reached (" + last.getMessage()
+        + "); calls to it fail at once for " + Duration.ofNanos(backoffNanos).toSeconds() + " s after that"
+        + " (store option outageBackoff) instead of waiting for it", last);
+  }
+
+  /**
+   * Whether {@code e} says the service is down, unreachable or not answering, rather than that an
+   * operation failed: a refused, reset or broken connection, a timeout, an unknown host, or an RPC
+   * connection the server closed mid-call.
+   */
   static boolean unreachable(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof ConnectException || t instanceof NoRouteToHostException
-          || t instanceof SocketTimeoutException || t instanceof UnknownHostException) {
+      if (t instanceof SocketException || t instanceof SocketTimeoutException || t instanceof UnknownHostException
+          || t instanceof EOFException && fromRpcClient(t)) {
         return true;
       }
       if (t.getCause() == t) {
         break;
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code t} was thrown reading an RPC response (the end of a file being read is no outage). */
+  private static boolean fromRpcClient(Throwable t) {
+    for (StackTraceElement frame : t.getStackTrace()) {
+      if (frame.getClassName().startsWith("org.apache.hadoop.ipc.Client")) {
+        return true;
       }
     }
     return false;

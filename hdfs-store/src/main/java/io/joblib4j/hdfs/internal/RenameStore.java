@@ -48,6 +48,7 @@ final class RenameStore extends HadoopStore {
       }
       String publication = UUID.randomUUID().toString();
       Path temp = new Path(tempArea, WRITER_PREFIX + publication);
+      boolean renamed = false;
       try {
         List<Map.Entry<String, Manifest.FileSum>> sums = new ArrayList<>();
         for (EntryFile f : files) {
@@ -56,12 +57,12 @@ final class RenameStore extends HadoopStore {
         byte[] manifest = newManifest(publication, sums).toJson();
         writeFile(new Path(temp, Names.COMMIT), out -> out.write(manifest), true, true);
         fs.mkdirs(target.getParent());
-        if (renamer.renameNoReplace(temp, target)) {
-          return Publication.PUBLISHED;
-        }
-        return verifyWinner(target);
+        renamed = renamer.renameNoReplace(temp, target);
+        return renamed ? Publication.PUBLISHED : verifyWinner(target);
       } finally {
-        quietly(() -> fs.delete(temp, true));
+        if (!renamed) { // once renamed, the temporary is the entry: deleting its old name is a wasted NameNode call
+          quietly(() -> fs.delete(temp, true));
+        }
       }
     });
   }
@@ -92,8 +93,9 @@ final class RenameStore extends HadoopStore {
         writeFile(temp, out -> out.write(content), true, true);
         fs.mkdirs(target.getParent());
         renamer.renameReplacing(temp, target);
-      } finally {
+      } catch (IOException | RuntimeException e) {
         quietly(() -> fs.delete(temp, false));
+        throw e;
       }
       return null;
     });

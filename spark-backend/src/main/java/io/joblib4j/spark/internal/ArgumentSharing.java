@@ -39,12 +39,18 @@ final class ArgumentSharing {
   /** By identity alone: the same object, passed to many tasks. */
   static final SharingKey BY_IDENTITY = arg -> null;
 
+  static final int MAX_REMEMBERED_SMALL = 4096;
+
   private final long maxNbytes;
   private final SharingKey keys;
   private final Function<Object, Broadcast<Object>> broadcaster;
   private final Map<Object, SharedArgument> byIdentity = new IdentityHashMap<>();
   private final Map<Object, SharedArgument> byKey = new java.util.HashMap<>();
-  /** Arguments already measured and found small, so a reused medium-size object is measured once. */
+  /**
+   * Arguments already measured and found small, so a reused medium-size object is measured once.
+   * Only those that took a serialization to measure, and at most {@link #MAX_REMEMBERED_SMALL}: a
+   * call streaming millions of tasks must not keep an entry (and the argument) per task.
+   */
   private final Map<Object, Boolean> small = new IdentityHashMap<>();
   private final List<Broadcast<Object>> broadcasts = new ArrayList<>();
 
@@ -71,7 +77,8 @@ final class ArgumentSharing {
         SharedArgument ref = byIdentity.get(arg);
         if (ref == null) {
           if (!SizeEstimate.exceeds(arg, maxNbytes)) {
-            if (SizeEstimate.knownSize(arg) < 0) {
+            if (!SizeEstimate.alwaysSmall(arg) && SizeEstimate.knownSize(arg) < 0
+                && small.size() < MAX_REMEMBERED_SMALL) {
               small.put(arg, Boolean.TRUE); // it took a serialization to find out: remember
             }
             continue;

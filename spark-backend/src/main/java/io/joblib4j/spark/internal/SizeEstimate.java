@@ -14,8 +14,7 @@ final class SizeEstimate {
   private SizeEstimate() {}
 
   static boolean exceeds(Object value, long limit) {
-    if (value == null || value instanceof Number || value instanceof Boolean
-        || value instanceof Character || value instanceof Enum<?> || value instanceof Class<?>) {
+    if (alwaysSmall(value)) {
       return false;
     }
     long known = knownSize(value);
@@ -32,6 +31,12 @@ final class SizeEstimate {
       return false;
     }
     return false;
+  }
+
+  /** Values never shared, known without looking inside: null, boxed primitives, enums, classes. */
+  static boolean alwaysSmall(Object value) {
+    return value == null || value instanceof Number || value instanceof Boolean
+        || value instanceof Character || value instanceof Enum<?> || value instanceof Class<?>;
   }
 
   /** The payload size of arrays of primitives and of strings, else -1. */

@@ -407,6 +407,7 @@ final class SparkCall implements BackendCall {
     SparkException failure = new SparkException("joblib4j: the Spark job running the workers of "
         + spec.callId() + " (" + spec.description() + ") ended before its batches did"
         + (cause != null ? ": " + cause : " (every worker left)"), cause);
+    failure = MissingExecutorJar.explain(cause, failure);
     for (Pending p : unfinished) {
       p.listener.failed(failure);
     }

@@ -1,0 +1,198 @@
+package io.joblib4j.bundle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What is inside joblib4j-spark-bundle, read from the packaged jar (hence an IT: it runs after
+ * {@code package}): joblib4j's classes and, relocated under io.joblib4j.shaded, the libraries Spark
+ * lacks; nothing of Spark, Hadoop, Scala or what Spark ships; merged service files; and every
+ * reference resolvable on Spark's own class path.
+ */
+class BundleJarIT {
+  /** The libraries relocated into the bundle, by their original and relocated class-file prefixes. */
+  static final Map<String, String> RELOCATED = Map.of(
+      "org/objectweb/asm/", "io/joblib4j/shaded/asm/",
+      "com/esotericsoftware/kryo/kryo5/", "io/joblib4j/shaded/kryo5/",
+      "net/openhft/hashing/", "io/joblib4j/shaded/hashing/");
+
+  private static JarFile bundle;
+
+  @BeforeAll
+  static void open() throws IOException {
+    bundle = new JarFile(Bundle.jar().toFile());
+  }
+
+  @AfterAll
+  static void close() throws IOException {
+    bundle.close();
+  }
+
+  @Test
+  void holdsOnlyJoblib4jClassesNothingOfSparkHadoopScalaOrWhatSparkShips() {
+    List<String> foreign = classes().stream().filter(c -> !c.startsWith("io/joblib4j/")).toList();
+    assertThat(foreign).as("classes outside io/joblib4j (Spark, Hadoop, Scala, Jackson, lz4, ... must"
+        + " come from Spark's class path; what Spark lacks must be relocated)").isEmpty();
+    assertThat(classes()).as("the optional console bar stays out").noneMatch(c -> c.contains("progressbar") || c.contains("jline"));
+  }
+
+  @Test
+  void carriesTheLibrariesSparkLacksRelocated() {
+    assertThat(classes()).contains(
+        "io/joblib4j/shaded/asm/ClassReader.class",
+        "io/joblib4j/shaded/kryo5/Kryo.class",
+        "io/joblib4j/shaded/kryo5/objenesis/ObjenesisStd.class",
+        "io/joblib4j/shaded/hashing/LongTupleHashFunction.class",
+        "io/joblib4j/Parallel.class",
+        "io/joblib4j/spark/internal/ExecutorWorker.class",
+        "io/joblib4j/hdfs/HadoopStoreProvider.class");
+  }
+
+  @Test
+  void noClassRefersToALibraryByItsUnrelocatedName() throws IOException {
+    List<String> leaks = new ArrayList<>();
+    for (JarEntry e : Collections.list(bundle.entries())) {
+      if (!e.getName().endsWith(".class")) {
+        continue;
+      }
+      String text = new String(read(e), StandardCharsets.ISO_8859_1);
+      for (String prefix : RELOCATED.keySet()) {
+        if (text.contains(prefix) || text.contains(prefix.replace('/', '.'))) {
+          leaks.add(e.getName() + " -> " + prefix);
+        }
+      }
+    }
+    assertThat(leaks).isEmpty();
+  }
+
+  @Test
+  void carriesTheModulesCurrentClassesNotAnEarlierBuildsCopies() throws IOException {
+    // the module jars on this test's class path; classes that refer to no relocated library keep their bytes
+    List<String> differ = new ArrayList<>();
+    int compared = 0;
+    for (String probe : List.of("io/joblib4j/Parallel.class", "io/joblib4j/spark/SparkBackend.class",
+        "io/joblib4j/hdfs/HadoopStoreProvider.class")) {
+      URL module = getClass().getClassLoader().getResource(probe);
+      assertThat(module).as(probe).isNotNull();
+      String path = module.getPath();
+      try (JarFile jar = new JarFile(Path.of(java.net.URI.create(path.substring(0, path.indexOf("!/")))).toFile())) {
+        for (JarEntry e : Collections.list(jar.entries())) {
+          if (!e.getName().endsWith(".class")) {
+            continue;
+          }
+          byte[] original;
+          try (InputStream in = jar.getInputStream(e)) {
+            original = in.readAllBytes();
+          }
+          String text = new String(original, StandardCharsets.ISO_8859_1);
+          if (RELOCATED.keySet().stream().anyMatch(text::contains)) {
+            continue;
+          }
+          JarEntry inBundle = bundle.getJarEntry(e.getName());
+          compared++;
+          if (inBundle == null || !java.util.Arrays.equals(read(inBundle), original)) {
+            differ.add(e.getName());
+          }
+        }
+      }
+    }
+    assertThat(compared).isGreaterThan(100);
+    assertThat(differ).as("classes missing from the bundle or not the modules' current build").isEmpty();
+  }
+
+  @Test
+  void serviceFilesListEveryProviderOfEveryModule() throws IOException {
+    Map<String, Set<String>> expected = new TreeMap<>();
+    for (String spi : List.of("io.joblib4j.spi.BackendProvider", "io.joblib4j.spi.StoreProvider")) {
+      // the module jars on this test's class path, each with its own file of the same name
+      for (URL u : Collections.list(getClass().getClassLoader().getResources("META-INF/services/" + spi))) {
+        try (InputStream in = u.openStream()) {
+          expected.computeIfAbsent(spi, k -> new TreeSet<>()).addAll(providers(in));
+        }
+      }
+    }
+    assertThat(expected.get("io.joblib4j.spi.BackendProvider"))
+        .contains("io.joblib4j.spark.internal.SparkBackendProvider", "io.joblib4j.internal.threads.ThreadsBackend$Provider");
+    assertThat(expected.get("io.joblib4j.spi.StoreProvider")).contains("io.joblib4j.hdfs.HadoopStoreProvider");
+    for (Map.Entry<String, Set<String>> e : expected.entrySet()) {
+      JarEntry file = bundle.getJarEntry("META-INF/services/" + e.getKey());
+      assertThat(file).as(e.getKey()).isNotNull();
+      Set<String> inBundle;
+      try (InputStream in = bundle.getInputStream(file)) {
+        inBundle = providers(in);
+      }
+      assertThat(inBundle).as("providers of " + e.getKey()).isEqualTo(e.getValue());
+      for (String provider : inBundle) {
+        assertThat(bundle.getJarEntry(provider.replace('.', '/') + ".class")).as(provider).isNotNull();
+      }
+    }
+  }
+
+  @Test
+  void everyReferenceResolvesOnSparksOwnClassPath() throws IOException {
+    List<String> problems = Bundle.unresolvedOn(Bundle.sparkClasspath());
+    assertThat(problems).as("references the bundle makes that Spark " + System.getProperty("bundle.sparkVersion")
+        + "'s class path cannot satisfy: add the library to spark-bundle/pom.xml (relocated) or"
+        + " stop using it").isEmpty();
+  }
+
+  @Test
+  void onlyTheConsoleBarTouchesTheOptionalProgressbarLibrary() throws IOException {
+    List<String> users = new ArrayList<>();
+    for (JarEntry e : Collections.list(bundle.entries())) {
+      if (e.getName().endsWith(".class")
+          && new String(read(e), StandardCharsets.ISO_8859_1).contains("me/tongfei/progressbar")) {
+        users.add(e.getName());
+      }
+    }
+    // ConsoleBarReporter checks for the library before it creates a ProgressBarListener
+    assertThat(users).isNotEmpty().allMatch(n -> n.startsWith("io/joblib4j/internal/progress/ProgressBarListener"));
+  }
+
+  private static Set<String> classes() {
+    Set<String> names = new TreeSet<>();
+    for (JarEntry e : Collections.list(bundle.entries())) {
+      if (e.getName().endsWith(".class")) {
+        names.add(e.getName());
+      }
+    }
+    return names;
+  }
+
+  private static byte[] read(JarEntry e) throws IOException {
+    try (InputStream in = bundle.getInputStream(e)) {
+      return in.readAllBytes();
+    }
+  }
+
+  private static Set<String> providers(InputStream in) throws IOException {
+    Set<String> out = new TreeSet<>();
+    BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+    for (String line; (line = r.readLine()) != null; ) {
+      String s = line.replaceAll("#.*", "").trim();
+      if (!s.isEmpty()) {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+}
