@@ -99,7 +99,9 @@ public final class Joblib {
 
   /**
    * Reads one value from {@code in} (not closed). For an uncompressed stream, exactly the bytes of
-   * one dump are consumed, so several dumps can follow each other in one stream.
+   * one dump are consumed, so several dumps can follow each other in one stream. A compressed
+   * stream is read to its end, its codec's trailer checked: it must hold one dump and nothing
+   * after it.
    */
   public static <T> T load(InputStream in) {
     return load(in, LoadOptions.defaults());
@@ -136,12 +138,21 @@ public final class Joblib {
    *       bytes (plus dtype and shape), so NaN payloads and -0.0 count, as in numpy; a mapped and a
    *       heap NDArray with the same content hash the same.
    *   <li>Records hash by class name and component values; enums by class and constant name; other
-   *       objects by class name and the values of their non-static, non-transient fields, walking
-   *       from the top superclass down, fields of each class sorted by name.
+   *       objects by class name and the values of their non-static, non-transient fields (synthetic
+   *       ones included: what an anonymous or inner class captured), walking from the top
+   *       superclass down, fields of each class sorted by name. A serializable lambda hashes by its
+   *       implementation method and captured values. A memoized function hashes as the function it
+   *       memoizes; a {@link Memory} or {@link Parallel} by its class alone.
+   *   <li>A reference back to an object that is being hashed (a cycle: an object whose field
+   *       leads back to it) hashes as how many levels up that object is, so graphs of the same
+   *       shape and content hash equal. An object reached twice without a cycle is hashed twice,
+   *       like two equal copies.
    * </ul>
    *
-   * @throws IllegalArgumentException if the value nests deeper than 256 levels (e.g. a cycle) or
-   *     holds an object whose fields cannot be read
+   * @throws IllegalArgumentException if the value nests deeper than 256 levels, or holds something
+   *     that cannot be hashed (an object whose fields the JDK does not open, such as a Thread or a
+   *     lock; a lambda that is not serializable); the message names the path from the value to it
+   *     ({@code .holder .items [1]}) and what to do
    */
   public static String hash(Object value, HashAlgorithm algorithm) {
     Objects.requireNonNull(algorithm, "algorithm");

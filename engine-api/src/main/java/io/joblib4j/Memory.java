@@ -36,9 +36,11 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>A call is keyed by a content hash of the function's identity (its implementation class and
- * method), its code version (a hash of the method's bytecode: changing the body invalidates the
- * function's entries, recompiling unchanged code does not), the values a lambda captured, and the
- * arguments. Results are stored in joblib4j's container format; loading refuses classes outside
+ * method), its code version (a hash of the bytecode of the method and of the methods of the user's
+ * own code it reaches — not libraries' jars, the JDK, Scala, Spark or joblib4j: changing any of
+ * them invalidates the function's entries, recompiling unchanged code does not), the values it
+ * captured, and the arguments. The README's Memory section lists exactly what does and does not
+ * give a call a new entry. Results are stored in joblib4j's container format; loading refuses classes outside
  * the allow-list, so an entry cannot run code. Exceptions are never cached. A result that cannot be
  * stored (disk full, store down, not serializable) is returned anyway, with a warning; an entry
  * found damaged is recomputed, with a warning — never a wrong value.

@@ -240,6 +240,36 @@ public abstract class MemoryContractTest {
     assertThat(calls("square")).isEqualTo(4);
   }
 
+  /** A compressed entry cut in its codec's trailer, or any entry with bytes after its end, is damaged. */
+  @Test
+  public void anEntryCutInItsCompressedTrailerOrWithBytesAfterItsEndIsRecomputed() throws Exception {
+    Memory gzip = Memory.builder(store).verbose(0).compress(Compress.of("gzip", 3)).build();
+    Memory lz4 = Memory.builder(store).verbose(0).compress(Compress.of("lz4", 1)).build();
+    MemoizedFn1<Double, Double> g = gzip.cache(MemoryContractTest::square);
+    MemoizedFn1<Double, Double> l = lz4.cache(MemoryContractTest::square);
+    MemoizedFn1<Double, Double> raw = memory.cache(MemoryContractTest::square);
+    g.apply(1.0); // compression is not part of the key: three arguments, three entries
+    l.apply(2.0);
+    raw.apply(3.0);
+    List<String> outputs = files("output.jl4j");
+    assertThat(outputs).hasSize(3);
+    for (String output : outputs) {
+      byte[] b = read(output);
+      boolean compressed = b[0] != (byte) 0x89;
+      damage(output, x -> { }, compressed ? java.util.Arrays.copyOf(b, b.length - 1)
+          : java.util.Arrays.copyOf(b, b.length + 2));
+    }
+    List<String> warnings = Captured.warnings(() -> {
+      assertThat(g.apply(1.0)).isEqualTo(1.0);
+      assertThat(l.apply(2.0)).isEqualTo(4.0);
+      assertThat(raw.apply(3.0)).isEqualTo(9.0);
+    });
+    assertThat(calls("square")).isEqualTo(6);
+    assertThat(warnings).hasSize(3).allMatch(w -> w.contains("Exception while loading results")
+        && w.contains("output.jl4j"));
+    assertThat(warnings).anyMatch(w -> w.contains("2 unexpected bytes after the end record"));
+  }
+
   /** joblib's test_call_and_shelve and its lazy loading. */
   @Test
   public void callAndShelveStoresAndReturnsALazyReference() {

@@ -48,6 +48,12 @@ public interface Compressor {
    */
   OutputStream compress(OutputStream out, int level) throws IOException;
 
-  /** Wraps {@code in} so that reading the result yields the decompressed bytes. */
+  /**
+   * Wraps {@code in} so that reading the result yields the decompressed bytes. joblib4j reads the
+   * result to its end after the value, so the stream should check the codec's trailer (checksum,
+   * size) when it reaches it, and throw an IOException if {@code in} ends before the compressed
+   * data does or holds bytes after it: a cut or extended file is then reported as corrupt
+   * instead of loading.
+   */
   InputStream decompress(InputStream in) throws IOException;
 }

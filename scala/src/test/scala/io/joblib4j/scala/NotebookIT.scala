@@ -107,17 +107,14 @@ class NotebookIT extends AnyFunSuite with Matchers with BeforeAndAfterAll {
     computed shouldBe before
   }
 
-  // Pending until the lead wires ReplNames.canonicalize into Bytecode: this lambda's own bytecode
-  // names the cells it reads ($lineN), so its code version changes with the line number.
-  test("a memoized lambda that reads other cells hits when its cell runs again [pending: ReplNames in Bytecode]") {
-    pendingUntilFixed {
-      val cell = "val combined = memory.cache((x: Int) => cached(x) + slow(x))\nval c = combined(5)"
-      nb.run(cell)
-      val before = computed
-      nb.run(cell)
-      nb.valueOf[Int]("c") shouldBe 20
-      computed shouldBe before
-    }
+  // this lambda's bytecode names the cells it reads ($lineN): code versions leave cell numbers out
+  test("a memoized lambda that reads other cells hits when its cell runs again") {
+    val cell = "val combined = memory.cache((x: Int) => cached(x) + slow(x))\nval c = combined(5)"
+    nb.run(cell)
+    val before = computed
+    nb.run(cell)
+    nb.valueOf[Int]("c") shouldBe 20
+    computed shouldBe before
   }
 
   test("a failing task throws its exception, and the note names the cell's lambda readably") {

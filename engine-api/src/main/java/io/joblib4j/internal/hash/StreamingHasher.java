@@ -35,7 +35,7 @@ public final class StreamingHasher {
   /** Appends any value, exactly as {@code Joblib.hash} walks it. */
   public StreamingHasher putValue(Object value) {
     check();
-    walker.hash(value, sink, 0);
+    walker.walk(value, sink);
     return this;
   }
 

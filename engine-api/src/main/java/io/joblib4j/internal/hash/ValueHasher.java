@@ -5,6 +5,7 @@ import io.joblib4j.array.NDArray;
 import io.joblib4j.internal.array.ArrayAccess;
 import java.io.File;
 import java.io.Serializable;
+import java.lang.invoke.MethodHandleInfo;
 import java.lang.invoke.SerializedLambda;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
@@ -32,6 +33,15 @@ import java.util.UUID;
  */
 public final class ValueHasher {
   static final int MAX_DEPTH = 256;
+  /**
+   * Objects with parts (collections, arrays, records, objects, lambdas) one hash may walk. A value
+   * reached twice along different paths is walked twice (sharing is not structure), so a graph of
+   * many objects referring to many others can take exponential time: past this, it fails.
+   */
+  static final long MAX_VISITS = 1L << 27;
+  private static final String TRANSIENT_FIX = "If it does not change the result, mark the field that holds it"
+      + " transient (hashing skips transient fields); otherwise hash a record or a collection of the data it"
+      + " stands for.";
 
   // tags: one byte before every value
   private static final int NULL = 0;
@@ -62,6 +72,7 @@ public final class ValueHasher {
   private static final int TEXT_VALUE = 25;
   private static final int LAMBDA = 26;
   private static final int CHAR_SEQUENCE = 27;
+  private static final int BACK_REFERENCE = 28;
 
   private static final ClassValue<Field[]> FIELDS = new ClassValue<>() {
     @Override
@@ -72,6 +83,10 @@ public final class ValueHasher {
 
   private final HashAlgorithm algorithm;
   private final List<HashSink> sinks = new ArrayList<>();
+  /** path[d]: the object with parts being hashed at depth d, for d below the current depth. */
+  private Object[] path = new Object[8];
+  private int deepest = -1;
+  private long visits;
 
   ValueHasher(HashAlgorithm algorithm) {
     this.algorithm = algorithm;
@@ -81,8 +96,19 @@ public final class ValueHasher {
   public static String hex(Object value, HashAlgorithm algorithm) {
     ValueHasher h = new ValueHasher(algorithm);
     HashSink sink = h.sink(0);
-    h.hash(value, sink, 0);
+    h.walk(value, sink);
     return HexFormat.of().formatHex(sink.finish());
+  }
+
+  /** Hashes one root value into {@code out}. */
+  void walk(Object value, HashSink out) {
+    visits = 0;
+    try {
+      hash(value, out, 0);
+    } finally {
+      Arrays.fill(path, 0, deepest + 1, null); // hold on to nothing of the value
+      deepest = -1;
+    }
   }
 
   /** A reset sink for nesting level {@code depth} (reused: maps of a million entries allocate none). */
@@ -95,10 +121,10 @@ public final class ValueHasher {
     return s;
   }
 
-  void hash(Object v, HashSink out, int depth) {
+  private void hash(Object v, HashSink out, int depth) {
     if (depth > MAX_DEPTH) {
-      throw new IllegalArgumentException("cannot hash a value nested deeper than " + MAX_DEPTH
-          + " levels: does it contain a cycle (an object referring to itself)?");
+      throw new UnhashableValueException("it nests deeper than " + MAX_DEPTH + " levels",
+          "Hash a flatter value: an array or a list of the data rather than a chain of objects.", null);
     }
     if (v == null) {
       out.putByte(NULL);
@@ -137,11 +163,21 @@ public final class ValueHasher {
     } else if (v instanceof Set) {
       hashSet((Set<?>) v, out, depth);
     } else if (v instanceof Collection) {
-      out.putByte(v instanceof List ? LIST : OTHER_COLLECTION);
-      Collection<?> c = (Collection<?>) v;
-      out.putLong(c.size());
-      for (Object item : c) {
-        hash(item, out, depth + 1);
+      // the loop stays here, not in a method of its own: the JIT then inlines the elements' hash()
+      // into it, as it did before cycles were tracked (a helper made lists of lists 35 % slower)
+      if (enter(v, out, depth)) {
+        out.putByte(v instanceof List ? LIST : OTHER_COLLECTION);
+        Collection<?> c = (Collection<?>) v;
+        out.putLong(c.size());
+        int i = 0;
+        try {
+          for (Object item : c) {
+            hash(item, out, depth + 1);
+            i++;
+          }
+        } catch (UnhashableValueException e) {
+          throw e.under("[" + i + "]");
+        }
       }
     } else if (v.getClass() == BigInteger.class) {
       out.putByte(BIG_INTEGER);
@@ -151,12 +187,7 @@ public final class ValueHasher {
       out.putInt(((BigDecimal) v).scale());
       putBytes(((BigDecimal) v).unscaledValue().toByteArray(), out);
     } else if (v instanceof Optional) {
-      out.putByte(OPTIONAL);
-      Optional<?> o = (Optional<?>) v;
-      out.putByte(o.isPresent() ? 1 : 0);
-      if (o.isPresent()) {
-        hash(o.get(), out, depth + 1);
-      }
+      hashOptional((Optional<?>) v, out, depth);
     } else if (v instanceof Enum) {
       out.putByte(ENUM);
       out.putString(((Enum<?>) v).getDeclaringClass().getName());
@@ -176,8 +207,50 @@ public final class ValueHasher {
       out.putString(v.toString());
     } else if (isLambda(v.getClass())) {
       hashLambda(v, out, depth);
+    } else if (v instanceof HashedAs) {
+      hash(((HashedAs) v).hashedAs(), out, depth);
+    } else if (v instanceof io.joblib4j.Memory || v instanceof io.joblib4j.Parallel) {
+      // where results are kept or how work is run does not change what a function computes
+      out.putByte(CLASS);
+      out.putString(v.getClass().getName());
     } else {
       hashFields(v, out, depth);
+    }
+  }
+
+  /**
+   * Starts hashing {@code v}, an object with parts, at {@code depth}; or, if {@code v} is one of
+   * the objects being hashed above it (a cycle), hashes a reference to it instead: how many
+   * levels up it is. The reference depends only on the shape of the graph, so isomorphic graphs
+   * hash equal in any JVM, and values without cycles hash exactly as if there were no tracking.
+   */
+  private boolean enter(Object v, HashSink out, int depth) {
+    for (int d = depth - 1; d >= 0; d--) {
+      if (path[d] == v) {
+        out.putByte(BACK_REFERENCE);
+        out.putInt(depth - d);
+        return false;
+      }
+    }
+    if (++visits > MAX_VISITS) {
+      throw new UnhashableValueException("it holds more than " + MAX_VISITS + " objects with parts, counting an"
+          + " object once for every path that reaches it (are many objects referring to many others?)",
+          TRANSIENT_FIX, null);
+    }
+    if (depth >= path.length) {
+      path = Arrays.copyOf(path, Math.min(MAX_DEPTH + 1, path.length * 4));
+    }
+    path[depth] = v;
+    deepest = Math.max(deepest, depth);
+    return true;
+  }
+
+  /** Hashes a part of the value at {@code depth}; if it cannot be hashed, says where it was. */
+  private void child(Object part, HashSink out, int depth, String step) {
+    try {
+      hash(part, out, depth + 1);
+    } catch (UnhashableValueException e) {
+      throw e.under(step);
     }
   }
 
@@ -194,12 +267,20 @@ public final class ValueHasher {
       out.putRawArray(a, elementSize(component));
       return;
     }
+    if (!enter(a, out, depth)) {
+      return;
+    }
     Object[] items = (Object[]) a;
     out.putByte(OBJECT_ARRAY);
     out.putString(component.getName());
     out.putLong(items.length);
-    for (Object item : items) {
-      hash(item, out, depth + 1);
+    int i = 0;
+    try {
+      for (; i < items.length; i++) {
+        hash(items[i], out, depth + 1);
+      }
+    } catch (UnhashableValueException e) {
+      throw e.under("[" + i + "]");
     }
   }
 
@@ -223,48 +304,96 @@ public final class ValueHasher {
 
   /** Entries hashed one by one, then combined so that iteration order does not matter. */
   private void hashMap(Map<?, ?> m, HashSink out, int depth) {
+    if (!enter(m, out, depth)) {
+      return;
+    }
     out.putByte(MAP);
     out.putLong(m.size());
     Combiner c = new Combiner(algorithm, m.size());
     for (Map.Entry<?, ?> e : m.entrySet()) {
       HashSink entry = sink(depth + 1);
-      hash(e.getKey(), entry, depth + 1);
-      hash(e.getValue(), entry, depth + 1);
+      try {
+        hash(e.getKey(), entry, depth + 1);
+      } catch (UnhashableValueException x) {
+        throw x.under("(a key of class " + className(e.getKey()) + ")");
+      }
+      try {
+        hash(e.getValue(), entry, depth + 1);
+      } catch (UnhashableValueException x) {
+        throw x.under("[" + describeKey(e.getKey()) + "]");
+      }
       c.add(entry);
     }
     c.into(out);
   }
 
+  private static String className(Object o) {
+    return o == null ? "null" : o.getClass().getName();
+  }
+
+  /** A map key as a step of a path: strings quoted, anything else by its text if short. */
+  private static String describeKey(Object k) {
+    if (k instanceof String s) {
+      return s.length() <= 40 ? '"' + s + '"' : '"' + s.substring(0, 40) + "...\"";
+    }
+    if (k == null || k instanceof Number || k instanceof Boolean || k instanceof Character || k instanceof Enum) {
+      return String.valueOf(k);
+    }
+    return "a key of class " + k.getClass().getName();
+  }
+
+  private void hashOptional(Optional<?> o, HashSink out, int depth) {
+    if (!enter(o, out, depth)) {
+      return;
+    }
+    out.putByte(OPTIONAL);
+    out.putByte(o.isPresent() ? 1 : 0);
+    if (o.isPresent()) {
+      child(o.get(), out, depth, ".get()");
+    }
+  }
+
   private void hashSet(Set<?> s, HashSink out, int depth) {
+    if (!enter(s, out, depth)) {
+      return;
+    }
     out.putByte(SET);
     out.putLong(s.size());
     Combiner c = new Combiner(algorithm, s.size());
     for (Object item : s) {
       HashSink element = sink(depth + 1);
-      hash(item, element, depth + 1);
+      child(item, element, depth, "(an element)");
       c.add(element);
     }
     c.into(out);
   }
 
   private void hashRecord(Record r, HashSink out, int depth) {
+    if (!enter(r, out, depth)) {
+      return;
+    }
     out.putByte(RECORD);
     out.putString(r.getClass().getName());
     RecordComponent[] comps = r.getClass().getRecordComponents();
     out.putInt(comps.length);
     for (RecordComponent rc : comps) {
+      Object value;
       try {
         Method accessor = rc.getAccessor();
         accessor.setAccessible(true);
-        hash(accessor.invoke(r), out, depth + 1);
+        value = accessor.invoke(r);
       } catch (ReflectiveOperationException | RuntimeException e) {
-        throw new IllegalArgumentException("cannot hash component " + rc.getName() + " of record "
-            + r.getClass().getName() + ": " + e, e);
+        throw new UnhashableValueException("its component " + rc.getName() + " of record " + r.getClass().getName()
+            + " cannot be read (" + e + ")", "Make the record's accessor return its component.", e);
       }
+      child(value, out, depth, "." + rc.getName());
     }
   }
 
   private void hashFields(Object v, HashSink out, int depth) {
+    if (!enter(v, out, depth)) {
+      return;
+    }
     Class<?> type = v.getClass();
     out.putByte(OBJECT);
     out.putString(type.getName());
@@ -272,21 +401,29 @@ public final class ValueHasher {
     try {
       fields = FIELDS.get(type);
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("cannot hash a " + type.getName() + ": its fields cannot be read ("
-          + e.getMessage() + "); hash a record or a collection of its data instead", e);
+      throw new UnhashableValueException("it is a " + type.getName() + ", whose fields "
+          + (type.getName().startsWith("java.") || type.getName().startsWith("javax.") || type.getName().startsWith("jdk.")
+              || type.getName().startsWith("sun.") ? "the JDK does not open to reflection" : "cannot be read")
+          + " (" + e.getMessage() + ")", TRANSIENT_FIX, e);
     }
     out.putInt(fields.length);
     for (Field f : fields) {
       out.putString(f.getName());
+      Object value;
       try {
-        hash(f.get(v), out, depth + 1);
+        value = f.get(v);
       } catch (IllegalAccessException e) {
-        throw new IllegalArgumentException("cannot read field " + f + " to hash it", e);
+        throw new UnhashableValueException("its field " + f + " cannot be read", TRANSIENT_FIX, e).under("." + f.getName());
       }
+      child(value, out, depth, "." + f.getName());
     }
   }
 
-  /** Non-static, non-transient fields from the top superclass down, each class's sorted by name. */
+  /**
+   * Non-static, non-transient fields from the top superclass down, each class's sorted by name.
+   * Synthetic fields count: they are what an anonymous or local class captured ({@code val$x},
+   * {@code this$0}), the state its code runs with, like a lambda's captured values.
+   */
   private static Field[] hashedFields(Class<?> type) {
     List<Class<?>> chain = new ArrayList<>();
     for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
@@ -298,7 +435,7 @@ public final class ValueHasher {
       Arrays.sort(declared, Comparator.comparing(Field::getName));
       for (Field f : declared) {
         int m = f.getModifiers();
-        if (Modifier.isStatic(m) || Modifier.isTransient(m) || f.isSynthetic()) {
+        if (Modifier.isStatic(m) || Modifier.isTransient(m)) {
           continue;
         }
         f.setAccessible(true); // InaccessibleObjectException for closed JDK internals
@@ -325,9 +462,10 @@ public final class ValueHasher {
    */
   private void hashLambda(Object f, HashSink out, int depth) {
     if (!(f instanceof Serializable)) {
-      throw new IllegalArgumentException("cannot hash the lambda " + f.getClass().getName() + ": it is not"
-          + " Serializable, so it has no stable identity; use a serializable functional interface (such as"
-          + " io.joblib4j.fn.Fn1) or a method reference to a named method");
+      throw new UnhashableValueException("it is the lambda " + f.getClass().getName() + ", which is not"
+          + " Serializable and so has no stable identity", "Use a serializable functional interface (such as"
+          + " io.joblib4j.fn.Fn1) or a method reference to a named method; or, if it does not change the result,"
+          + " mark the field that holds it transient.", null);
     }
     SerializedLambda s;
     try {
@@ -335,7 +473,11 @@ public final class ValueHasher {
       m.setAccessible(true);
       s = (SerializedLambda) m.invoke(f);
     } catch (ReflectiveOperationException | RuntimeException e) {
-      throw new IllegalArgumentException("cannot read the serialized form of lambda " + f.getClass().getName(), e);
+      throw new UnhashableValueException("the serialized form of the lambda " + f.getClass().getName()
+          + " cannot be read (" + e + ")", TRANSIENT_FIX, e);
+    }
+    if (!enter(f, out, depth)) {
+      return;
     }
     out.putByte(LAMBDA);
     out.putString(s.getCapturingClass());
@@ -346,8 +488,10 @@ public final class ValueHasher {
     out.putString(s.getImplMethodSignature());
     out.putInt(s.getImplMethodKind());
     out.putInt(s.getCapturedArgCount());
+    boolean bound = s.getImplMethodKind() != MethodHandleInfo.REF_invokeStatic
+        && s.getImplMethodKind() != MethodHandleInfo.REF_newInvokeSpecial;
     for (int i = 0; i < s.getCapturedArgCount(); i++) {
-      hash(s.getCapturedArg(i), out, depth + 1);
+      child(s.getCapturedArg(i), out, depth, "captured arg " + i + (bound && i == 0 ? " (this)" : ""));
     }
   }
 }

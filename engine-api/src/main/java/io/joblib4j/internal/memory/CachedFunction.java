@@ -213,24 +213,11 @@ final class CachedFunction implements Serializable {
         }
       }
       MmapMode mode = effectiveMmapMode();
-      Object loaded;
-      if (mode != null) {
-        Optional<Path> file = store.localFile(Layout.output(entry));
-        if (file.isEmpty()) {
-          return MISS;
-        }
-        VerifiedOutputs.verifyOnce(store, entry, file.get());
-        loaded = Joblib.load(file.get(), loadOptions(mode));
-      } else {
-        Optional<InputStream> in = store.open(Layout.output(entry));
-        if (in.isEmpty()) {
-          return MISS;
-        }
-        try (InputStream s = in.get()) {
-          loaded = Joblib.load(SmallFirst.of(s), loadOptions(null));
-        }
+      Optional<Object> loaded = StoredOutput.load(store, entry, mode, loadOptions(mode));
+      if (loaded.isEmpty()) {
+        return MISS;
       }
-      Object value = CachedOutput.valueFor(loaded, key, entry);
+      Object value = CachedOutput.valueFor(loaded.get(), key, entry);
       touch(store, entry);
       if (verbose() > 1) {
         Printer.loading(identity().name(), args, store.location() + "/" + entry, verbose());

@@ -2,6 +2,7 @@ package io.joblib4j.internal.memory;
 
 import io.joblib4j.HashAlgorithm;
 import io.joblib4j.internal.hash.StreamingHasher;
+import io.joblib4j.internal.hash.UnhashableValueException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,7 +44,26 @@ final class CallKeys {
         ignored[at] = true;
       }
     }
-    this.capturedHash = StreamingHasher.create(HashAlgorithm.XXH3_128).putValue(function.captured()).hex();
+    this.capturedHash = capturedHash(function);
+  }
+
+  /**
+   * The hash of the captured values, as one list. Computed once per memoized function: an object a
+   * function captured is hashed as it is at the first call, later changes to its fields are not seen.
+   */
+  private static String capturedHash(FunctionIdentity function) {
+    try {
+      return StreamingHasher.create(HashAlgorithm.XXH3_128).putValue(function.captured()).hex();
+    } catch (UnhashableValueException e) {
+      String first = e.path().isEmpty() ? "" : e.path().get(0);
+      int at = first.startsWith("[") ? Integer.parseInt(first.substring(1, first.length() - 1)) : -1;
+      if (at >= 0 && at < function.capturedLabels().size()) {
+        e.relabelFirst(function.capturedLabels().get(at));
+      }
+      throw e.advise("Captured values join the call key of " + function.name() + ": capture only what it needs"
+          + " (a static method, or a lambda over local values), or pass the value as an argument, and ignore(...)"
+          + " that argument if it does not change the result.");
+    }
   }
 
   String key(Object[] args) {
@@ -52,7 +72,14 @@ final class CallKeys {
         .putLong(args.length);
     for (int i = 0; i < args.length; i++) {
       if (!ignored[i]) {
-        h.putLong(i).putValue(args[i]);
+        try {
+          h.putLong(i).putValue(args[i]);
+        } catch (UnhashableValueException e) {
+          int at = i;
+          String name = function.parameterNames().map(n -> " (" + n.get(at) + ")").orElse("");
+          throw e.within("argument " + i + name).advise("Arguments join the call key of " + function.name()
+              + ": ignore(...) this one if it does not change the result, or pass a record of the data it stands for.");
+        }
       }
     }
     return h.hex();

@@ -47,23 +47,8 @@ final class ShelvedResult implements MemorizedResult<Object> {
     Store store = settings.store();
     String entry = entry();
     try {
-      Object loaded;
-      if (mmapMode != null) {
-        Optional<Path> file = store.localFile(Layout.output(entry));
-        if (file.isEmpty()) {
-          throw missing(store);
-        }
-        VerifiedOutputs.verifyOnce(store, entry, file.get());
-        loaded = Joblib.load(file.get(), settings.loadOptions(mmapMode, allowed));
-      } else {
-        Optional<InputStream> in = store.open(Layout.output(entry));
-        if (in.isEmpty()) {
-          throw missing(store);
-        }
-        try (InputStream s = in.get()) {
-          loaded = Joblib.load(SmallFirst.of(s), settings.loadOptions(null, allowed));
-        }
-      }
+      Object loaded = StoredOutput.load(store, entry, mmapMode, settings.loadOptions(mmapMode, allowed))
+          .orElseThrow(() -> missing(store));
       return CachedOutput.valueFor(loaded, key, entry);
     } catch (CorruptFileException | UnsupportedFormatVersionException | ClassCastException e) {
       throw new CorruptCacheEntryException("The cache entry of " + function + " at " + store.location() + "/"

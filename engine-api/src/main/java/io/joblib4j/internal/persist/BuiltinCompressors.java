@@ -1,6 +1,5 @@
 package io.joblib4j.internal.persist;
 
-import com.github.luben.zstd.ZstdInputStream;
 import com.github.luben.zstd.ZstdOutputStream;
 import io.joblib4j.spi.Compressor;
 import java.io.IOException;
@@ -9,7 +8,6 @@ import java.io.OutputStream;
 import java.util.List;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
-import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import java.util.zip.Inflater;
 import java.util.zip.InflaterInputStream;
@@ -102,6 +100,19 @@ public final class BuiltinCompressors {
       Inflater inflater = new Inflater();
       return new InflaterInputStream(in, inflater, BUFFER) {
         @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+          int n = super.read(b, off, len); // read() comes here too
+          if (n < 0) {
+            if (!inf.finished()) {
+              throw new IOException("the zlib stream asks for a preset dictionary, which joblib4j never uses");
+            }
+            // the Inflater has checked the Adler-32; what it was given beyond its end is garbage
+            StrictEnds.requireEnd(in, inf.getRemaining(), "zlib");
+          }
+          return n;
+        }
+
+        @Override
         public void close() throws IOException {
           try {
             super.close();
@@ -128,9 +139,14 @@ public final class BuiltinCompressors {
       };
     }
 
+    /**
+     * Not the JDK's GZIPInputStream, which silently ignores bytes after the last member that do not
+     * form a gzip header ({@link GzipMembers}). Members that follow each other (as {@code cat a.gz
+     * b.gz} makes) are read as one stream.
+     */
     @Override
     public InputStream decompress(InputStream in) throws IOException {
-      return new GZIPInputStream(in, BUFFER);
+      return new GzipMembers(in, BUFFER);
     }
   }
 
@@ -147,6 +163,7 @@ public final class BuiltinCompressors {
 
     @Override
     public InputStream decompress(InputStream in) throws IOException {
+      // concatenated: read on after the end of a stream, refusing anything that is not another one
       return new BZip2CompressorInputStream(in, true);
     }
   }
@@ -164,7 +181,8 @@ public final class BuiltinCompressors {
 
     @Override
     public InputStream decompress(InputStream in) throws IOException {
-      return new LZMAInputStream(in, XZ_MEMORY_LIMIT_KIB);
+      // the format has no trailer to find its end by, only the end marker; nothing may follow it
+      return StrictEnds.endingWith(new LZMAInputStream(in, XZ_MEMORY_LIMIT_KIB), in, "lzma");
     }
   }
 
@@ -181,6 +199,7 @@ public final class BuiltinCompressors {
 
     @Override
     public InputStream decompress(InputStream in) throws IOException {
+      // reads every stream to its index and footer; after them only stream padding or another stream
       return new XZInputStream(in, XZ_MEMORY_LIMIT_KIB);
     }
   }
@@ -215,6 +234,7 @@ public final class BuiltinCompressors {
     @Override
     public InputStream decompress(InputStream in) throws IOException {
       // the safe decompressor: it never reads or writes outside its buffers on hostile input
+      // reads frame after frame; at the end of the last, refuses anything that is not another frame
       return new LZ4FrameInputStream(in, LZ4Factory.fastestInstance().safeDecompressor(),
           XXHashFactory.fastestInstance().hash32());
     }
@@ -232,8 +252,8 @@ public final class BuiltinCompressors {
     }
 
     @Override
-    public InputStream decompress(InputStream in) throws IOException {
-      return new ZstdInputStream(in);
+    public InputStream decompress(InputStream in) {
+      return new ZstdFrameInput(in);
     }
   }
 }

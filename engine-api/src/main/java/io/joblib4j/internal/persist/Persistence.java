@@ -128,9 +128,23 @@ public final class Persistence {
     }
   }
 
-  /** Reads one value from {@code in}, leaving an uncompressed stream just after the container. */
+  /**
+   * Reads one value from {@code in}, leaving an uncompressed stream just after the container. A
+   * compressed stream is read to its end: it holds one dump and nothing else.
+   */
   public static Object load(InputStream in, LoadOptions options) {
-    String name = "stream";
+    return load(in, "stream", false, options);
+  }
+
+  /**
+   * Reads the one value {@code in} holds, which must end where the value does, compressed or not
+   * (a stored cache entry); errors name {@code name}.
+   */
+  public static Object loadWhole(InputStream in, String name, LoadOptions options) {
+    return load(in, name, true, options);
+  }
+
+  private static Object load(InputStream in, String name, boolean whole, LoadOptions options) {
     if (options.mmapMode().isPresent()) {
       LOG.warn("a stream cannot be memory-mapped: loading in memory (mmap mode {} ignored);"
           + " load from a Path to map", options.mmapMode().get());
@@ -140,22 +154,44 @@ public final class Persistence {
       byte[] head = p.readNBytes(PEEK);
       p.unread(head);
       if (startsWith(head, Format.MAGIC)) {
-        return read(Source.of(p, options.maxDecompressedBytes()), name, null, null, options);
+        Object value = read(Source.of(p, options.maxDecompressedBytes()), name, null, null, options);
+        if (whole) {
+          requireNothingAfterTheEndRecord(p, name);
+        }
+        return value;
       }
       return readCompressed(detect(head, name), p, name, options);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot load from the stream: " + e.getMessage(), e);
+      throw new UncheckedIOException("cannot load " + name + ": " + e.getMessage(), e);
     }
   }
 
   private static Object readCompressed(Compressor c, InputStream raw, String name, LoadOptions options)
       throws IOException {
     try (InputStream in = c.decompress(raw)) {
-      return read(Source.of(in, options.maxDecompressedBytes()), name, null, null, options);
+      Object value = read(Source.of(in, options.maxDecompressedBytes()), name, null, null, options);
+      // reading the stream to its end makes the codec check its trailer (gzip's CRC32, lz4's content
+      // checksum, xz's index...) and what follows it: without this a file cut in its trailer loads
+      requireNothingAfterTheEndRecord(in, name);
+      return value;
     } catch (FileIoException e) {
       throw e;
-    } catch (IOException e) {
+    } catch (EOFException e) {
+      throw new CorruptFileException(name, "truncated " + c.name() + " data: the file ends before the"
+          + " compressed stream does (" + e.getMessage() + ")", e);
+    } catch (IOException | RuntimeException e) {
+      if (e instanceof JoblibException || e instanceof UncheckedIOException) {
+        throw e;
+      }
       throw new CorruptFileException(name, "invalid " + c.name() + " data: " + e.getMessage(), e);
+    }
+  }
+
+  private static void requireNothingAfterTheEndRecord(InputStream in, String name) throws IOException {
+    long extra = StrictEnds.count(in, StrictEnds.COUNT_LIMIT);
+    if (extra > 0) {
+      throw new CorruptFileException(name, extra + (extra >= StrictEnds.COUNT_LIMIT ? " or more" : "")
+          + " unexpected bytes after the end record");
     }
   }
 

@@ -1,6 +1,7 @@
 /**
  * The joblib4j container format (see FORMAT.md at the repository root): the record writer and
  * reader, the data-only value codec, the class allow-list with its Kryo and Java-serialization
- * fallbacks, and the built-in compressors. Not API.
+ * fallbacks, and the built-in compressors (with joblib4j's own strict gzip and zstd readers, which
+ * know where a compressed stream ends). Not API.
  */
 package io.joblib4j.internal.persist;

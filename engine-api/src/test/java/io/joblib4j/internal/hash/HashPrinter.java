@@ -40,6 +40,9 @@ public final class HashPrinter {
     m.put(null, Double.NaN);
     m.put(-0.0, "\uD800");
     v.add(m);
+    Map<String, Object> cyclic = new HashMap<>(); // hashed with a back-reference
+    cyclic.put("self", List.of(cyclic, 1));
+    v.add(cyclic);
     return v;
   }
 

@@ -137,10 +137,17 @@ class ValueHasherTest {
   }
 
   @Test
-  void cyclesFailClearly() {
-    List<Object> self = new ArrayList<>();
-    self.add(self);
-    assertThatThrownBy(() -> Joblib.hash(self)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cycle");
+  void valuesNestedTooDeeplyFailClearly() {
+    List<Object> deep = new ArrayList<>();
+    List<Object> at = deep;
+    for (int i = 0; i < 300; i++) {
+      List<Object> next = new ArrayList<>();
+      at.add(next);
+      at = next;
+    }
+    assertThatThrownBy(() -> Joblib.hash(deep)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("deeper than 256 levels").hasMessageContaining("[0] [0] [0]")
+        .hasMessageContaining("more").hasMessageContaining("flatter");
   }
 
   @Test

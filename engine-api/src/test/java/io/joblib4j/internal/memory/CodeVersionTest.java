@@ -43,11 +43,16 @@ class CodeVersionTest {
 
   /** The class compiled from {@code body}, in its own class loader; {@code padding} moves lines. */
   private Class<?> compile(String name, String body, String padding) throws IOException {
+    return compile(name, body, padding, "");
+  }
+
+  /** As above, with {@code more} (other classes of package gen) in the same source file. */
+  private Class<?> compile(String name, String body, String padding, String more) throws IOException {
     Path src = dir.resolve(name + "/src/gen/Work.java");
     Path out = dir.resolve(name + "/classes");
     Files.createDirectories(src.getParent());
     Files.createDirectories(out);
-    Files.writeString(src, padding + SOURCE.formatted(body, body));
+    Files.writeString(src, padding + SOURCE.formatted(body, body) + more);
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     int rc = javac.run(null, null, null, "-d", out.toString(), "-cp", System.getProperty("java.class.path"), src.toString());
     assertThat(rc).isZero();
@@ -109,6 +114,23 @@ class CodeVersionTest {
       }
     });
     assertThat(warnings).anyMatch(w -> w.contains("Cannot detect name collisions"));
+  }
+
+  @Test
+  void changingAMethodTheFunctionCallsInvalidatesItsEntries() throws Exception {
+    Memory memory = Memory.builder(dir.resolve("cache")).verbose(0).build();
+    // f's own body is the same in both versions; only the helper it calls changes
+    Class<?> v1 = compile("h1", "return Helper.offset() + x;", "", "class Helper { static int offset() { return 1; } }");
+    assertThat(memory.cache(fn(v1, "fn")).apply(10)).isEqualTo(11);
+    Class<?> v2 = compile("h2", "return Helper.offset() + x;", "", "class Helper { static int offset() { return 2; } }");
+    Captured.warnings(() -> {
+      try {
+        assertThat(memory.cache(fn(v2, "fn")).apply(10)).isEqualTo(12); // not the stale 11
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    });
+    assertThat(calls(v2)).isEqualTo(1);
   }
 
   @Test

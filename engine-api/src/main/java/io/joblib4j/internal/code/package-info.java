@@ -1,0 +1,7 @@
+/**
+ * Code versions of cached functions: the class files of the user's code read with ASM ({@link
+ * io.joblib4j.internal.code.ClassFiles}), the rule for what counts as the user's code ({@link
+ * io.joblib4j.internal.code.CodeScope}), and the walk from a function's method through the methods
+ * it reaches whose hash is its version ({@link io.joblib4j.internal.code.CodeVersion}). Not API.
+ */
+package io.joblib4j.internal.code;

@@ -1,0 +1,41 @@
+package io.joblib4j.internal.memory;
+
+import io.joblib4j.Joblib;
+import io.joblib4j.LoadOptions;
+import io.joblib4j.MmapMode;
+import io.joblib4j.internal.persist.Persistence;
+import io.joblib4j.spi.Store;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Reads an entry's {@code output.jl4j}: mapped from a local file after its CRC32C was checked
+ * once, or streamed, in which case the whole file must be the one container (bytes after its end
+ * make the entry damaged, as a cut would). Errors name the entry's file by its path in the store.
+ */
+final class StoredOutput {
+  private StoredOutput() {}
+
+  /** The loaded container, or empty if the entry has no output (cleared or evicted meanwhile). */
+  static Optional<Object> load(Store store, String entry, MmapMode mode, LoadOptions options) throws IOException {
+    String output = Layout.output(entry);
+    if (mode != null) {
+      Optional<Path> file = store.localFile(output);
+      if (file.isEmpty()) {
+        return Optional.empty();
+      }
+      VerifiedOutputs.verifyOnce(store, entry, file.get());
+      return Optional.of(Joblib.load(file.get(), options));
+    }
+    Optional<InputStream> in = store.open(output);
+    if (in.isEmpty()) {
+      return Optional.empty();
+    }
+    try (InputStream s = in.get()) {
+      // named by its path in the store (the warning adds the store): store.location() costs a stat
+      return Optional.of(Persistence.loadWhole(SmallFirst.of(s), output, options));
+    }
+  }
+}
