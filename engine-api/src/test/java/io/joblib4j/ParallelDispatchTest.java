@@ -61,15 +61,17 @@ class ParallelDispatchTest {
   void preDispatchBoundsHowManyInputsAreTakenBeforeResultsComeBack() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger produced = new AtomicInteger();
+    CountDownLatch running = new CountDownLatch(2);
     try (Parallel p = Parallel.builder().nJobs(2).batchSize(1).preDispatch(3).build()) {
       ResultIterator<Integer> it = p.iterate(IntStream.range(0, 10).mapToObj(i -> {
         produced.incrementAndGet();
         return delayed(() -> {
+          running.countDown();
           release.await(10, TimeUnit.SECONDS);
           return i;
         });
       }));
-      Thread.sleep(200);
+      ParallelErrorsTest.await(running); // both workers hold a task; none can finish before release
       assertThat(produced.get()).isEqualTo(3);
       release.countDown();
       List<Integer> all = new ArrayList<>();
@@ -83,15 +85,17 @@ class ParallelDispatchTest {
   void preDispatchDefaultsToTwiceTheJobs() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger produced = new AtomicInteger();
+    CountDownLatch running = new CountDownLatch(3);
     try (Parallel p = Parallel.builder().nJobs(3).batchSize(1).build()) {
       ResultIterator<Integer> it = p.iterate(IntStream.range(0, 20).mapToObj(i -> {
         produced.incrementAndGet();
         return delayed(() -> {
+          running.countDown();
           release.await(10, TimeUnit.SECONDS);
           return i;
         });
       }));
-      Thread.sleep(200);
+      ParallelErrorsTest.await(running); // every worker holds a task; none can finish before release
       assertThat(produced.get()).isEqualTo(6);
       release.countDown();
       it.forEachRemaining(x -> {});

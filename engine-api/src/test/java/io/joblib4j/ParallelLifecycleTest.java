@@ -50,7 +50,7 @@ class ParallelLifecycleTest {
 
   @Test
   void closingAnIteratorEarlyCancelsTheRestAndWarns() throws Exception {
-    AtomicInteger interrupted = new AtomicInteger();
+    CountDownLatch interrupted = new CountDownLatch(1);
     CountDownLatch slowOneStarted = new CountDownLatch(1);
     List<String> warnings = Captured.warnings(() -> {
       try (Parallel p = Parallel.builder().nJobs(2).batchSize(1).build()) {
@@ -60,7 +60,7 @@ class ParallelLifecycleTest {
             try {
               Thread.sleep(20_000);
             } catch (InterruptedException e) {
-              interrupted.incrementAndGet();
+              interrupted.countDown();
             }
           }
           return i;
@@ -77,7 +77,7 @@ class ParallelLifecycleTest {
       }
     });
     assertThat(warnings).anyMatch(w -> w.contains("cancelled"));
-    ParallelErrorsTest.awaitUntil(() -> interrupted.get() >= 1);
+    ParallelErrorsTest.await(interrupted);
   }
 
   /** joblib's test_multiple_generator_call_separated_gc: a dropped iterator frees its Parallel. */
@@ -153,6 +153,19 @@ class ParallelLifecycleTest {
       }
     }
     assertThat(runs.get()).isEqualTo(initialized.size()).isBetween(1, 2);
+  }
+
+  /** With one job the call runs in the caller's thread, its one worker: the initializer runs there. */
+  @Test
+  void withOneJobTheInitializerRunsInTheCallersThreadBeforeTheFirstTask() {
+    try (Parallel p = Parallel.builder().nJobs(1).initializer(NativeLike::load).build()) {
+      assertThat(p.run(IntStream.range(0, 3).mapToObj(i -> delayed(NativeLike::use, i))))
+          .containsExactly("loaded:0", "loaded:1", "loaded:2");
+    }
+    assertThatThrownBy(() -> Parallel.builder().nJobs(1).initializer(() -> {
+      throw new UnsupportedOperationException("no GPU here");
+    }).build().run(List.of(delayed(() -> 1)))).isInstanceOf(UnsupportedOperationException.class)
+        .hasMessage("no GPU here");
   }
 
   /** Seed 000's shape: a value whose class must be initialized in the worker before tasks use it. */

@@ -81,9 +81,14 @@ class ParallelResultsTest {
   /** joblib's test_parallel_unordered_generator_returns_fastest_first. */
   @Test
   void iterateUnorderedYieldsFastTasksBeforeASlowOne() {
+    CountDownLatch othersDone = new CountDownLatch(9);
     try (Parallel p = Parallel.builder().nJobs(2).batchSize(1).build()) {
       ResultIterator<Integer> it = p.iterateUnordered(IntStream.range(0, 10).mapToObj(i -> delayed(() -> {
-        Thread.sleep(i == 0 ? 500 : 10);
+        if (i == 0) {
+          othersDone.await(); // the slow task: it ends after every other one
+        } else {
+          othersDone.countDown();
+        }
         return i;
       })));
       List<Integer> order = new ArrayList<>();

@@ -8,6 +8,7 @@ import io.joblib4j.testing.Captured;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
@@ -79,17 +80,17 @@ class ParallelTimeoutTest {
 
   @Test
   void timedOutTasksAreInterrupted() {
-    AtomicInteger interrupted = new AtomicInteger();
+    CountDownLatch interrupted = new CountDownLatch(1);
     assertThatThrownBy(() -> Parallel.builder().nJobs(2).timeout(Duration.ofMillis(200)).build()
         .run(Stream.of(delayed(() -> {
           try {
             Thread.sleep(20_000);
           } catch (InterruptedException e) {
-            interrupted.incrementAndGet();
+            interrupted.countDown();
           }
           return 0;
         })))).isInstanceOf(TimeoutException.class);
-    ParallelErrorsTest.awaitUntil(() -> interrupted.get() == 1);
+    ParallelErrorsTest.await(interrupted);
   }
 
   /** joblib's test_warning_about_timeout_not_supported_by_backend. */

@@ -508,6 +508,46 @@ public final class NDArray implements Serializable, AutoCloseable {
 
   // ---------------------------------------------------------------- bulk
 
+  /**
+   * Copies the elements of {@code source} into this array, numpy's {@code a[...] = source}: both
+   * have the same dtype and shape, and this array may be a view, e.g. {@code
+   * out.slice(from, to).copyFrom(rows)} fills rows {@code from..to} of a mapped output array.
+   *
+   * @throws IllegalArgumentException if the dtypes or shapes differ
+   * @throws ReadOnlyArrayException if this array is mapped {@link MmapMode#READ_ONLY}
+   */
+  public void copyFrom(NDArray source) {
+    if (source.dtype != dtype || !Arrays.equals(source.shape, shape)) {
+      throw new IllegalArgumentException("cannot copy a " + source.dtype.numpyName() + Arrays.toString(source.shape)
+          + " array into a " + dtype.numpyName() + Arrays.toString(shape) + " one: dtype and shape must match");
+    }
+    try {
+      if (isContiguous()) {
+        long[] at = {offset * dtype.itemSize()};
+        source.forEachBuffer(b -> {
+          int n = b.remaining();
+          storage.write(at[0], b);
+          at[0] += n;
+        });
+        return;
+      }
+      long[] idx = new long[shape.length];
+      for (long n = 0; n < size; n++) {
+        long to = Shapes.offsetOf(idx, strides, offset) * dtype.itemSize();
+        long from = Shapes.offsetOf(idx, source.strides, source.offset) * dtype.itemSize();
+        if (dtype.isFloatingPoint()) {
+          writeDouble(to, source.readDouble(from));
+        } else {
+          writeLong(to, source.readLong(from));
+        }
+        Shapes.increment(idx, shape);
+      }
+    } catch (ReadOnlyBufferException e) {
+      throw readOnly();
+    }
+  }
+
+
   /** The elements in C order, converted to double. */
   public double[] toDoubleArray() {
     double[] out = new double[Math.toIntExact(size)];

@@ -13,6 +13,12 @@
  *       Memory} keeps its entries, by URI scheme. Registry: {@link io.joblib4j.spi.Stores}.
  *   <li>{@link io.joblib4j.spi.Compressor}: the codecs {@link io.joblib4j.Joblib#dump} can compress
  *       with. Registry: {@link io.joblib4j.spi.Compressors}.
+ *   <li>Helpers for implementers: {@link io.joblib4j.spi.ByteSizes} (size options as joblib writes
+ *       them), {@link io.joblib4j.spi.CountingCrcOutputStream} (sizes and CRC32C of written files),
+ *       {@link io.joblib4j.spi.Warnings} (user-facing warnings), {@link io.joblib4j.spi.StorePaths}.
  * </ul>
+ *
+ * <p>Other modules use engine-api through this package and the public API only, never {@code
+ * io.joblib4j.internal}: each module's {@code InternalBoundaryTest} fails the build otherwise.
  */
 package io.joblib4j.spi;

@@ -30,6 +30,19 @@ class NDArrayTest {
   }
 
   @Test
+  void copyFromFillsAViewOfRowsOrColumnsAndRefusesAnotherShape() {
+    NDArray out = NDArray.zeros(DType.INT32, 4, 3);
+    out.slice(1, 3).copyFrom(NDArray.of(new int[] {1, 2, 3, 4, 5, 6}).reshape(2, 3));
+    assertThat(out.toIntArray()).containsExactly(0, 0, 0, 1, 2, 3, 4, 5, 6, 0, 0, 0);
+    out.slice(1, 2, 3).copyFrom(NDArray.of(new int[] {7, 8, 9, 10}).reshape(4, 1)); // a strided view
+    assertThat(out.toIntArray()).containsExactly(0, 0, 7, 1, 2, 8, 4, 5, 9, 0, 0, 10);
+    assertThatThrownBy(() -> out.copyFrom(NDArray.zeros(DType.INT32, 3, 4)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dtype and shape must match");
+    assertThatThrownBy(() -> out.copyFrom(NDArray.zeros(DType.FLOAT64, 4, 3)))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void slicesAndRowsAreViewsSharingStorage() {
     NDArray a = NDArray.zeros(DType.INT64, 4, 3);
     NDArray rows = a.slice(1, 3);

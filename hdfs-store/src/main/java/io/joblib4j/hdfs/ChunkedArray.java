@@ -5,8 +5,6 @@ import io.joblib4j.MmapMode;
 import io.joblib4j.array.DType;
 import io.joblib4j.array.NDArray;
 import io.joblib4j.hdfs.internal.ArrayDescriptor;
-import io.joblib4j.internal.array.ArrayAccess;
-import io.joblib4j.internal.array.ByteStorage;
 import io.joblib4j.spi.EntryFile;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.StoreFile;
@@ -286,16 +284,9 @@ public final class ChunkedArray implements Serializable {
     return a;
   }
 
-  /** Copies a chunk's bytes into its rows of {@code all} (both C-ordered, so the rows are one byte range). */
+  /** Copies a chunk into its rows of {@code all}. */
   private void copyInto(NDArray all, NDArray chunk, int i) {
-    ByteStorage target = ArrayAccess.get().storage(all);
-    long rowBytes = all.nbytes() / Math.max(1, shape()[0]);
-    long[] at = {firstRow(i) * rowBytes};
-    ArrayAccess.get().forEachBuffer(chunk, buf -> {
-      int n = buf.remaining();
-      target.write(at[0], buf);
-      at[0] += n;
-    });
+    all.slice(firstRow(i), firstRow(i) + chunk.shape(0)).copyFrom(chunk);
   }
 
   private String chunkEntry(int i) {

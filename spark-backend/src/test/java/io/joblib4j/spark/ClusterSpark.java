@@ -2,6 +2,7 @@ package io.joblib4j.spark;
 
 import java.io.File;
 import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaSparkContext;
 
 /**
  * SparkConf for local-cluster ITs: executors are separate JVMs started by a standalone Worker
@@ -12,7 +13,30 @@ import org.apache.spark.SparkConf;
  * the executors and hide exactly those bugs.
  */
 final class ClusterSpark {
+  private static JavaSparkContext shared;
+
   private ClusterSpark() {}
+
+  /**
+   * The local-cluster[2,1,1024] context the cluster ITs of this JVM share: starting one costs 10-15
+   * s. It stays up until the JVM exits (Spark's shutdown hook stops it), unless {@link
+   * #stopShared} is called by a test that needs a cluster configured otherwise.
+   */
+  static synchronized JavaSparkContext shared() {
+    if (shared == null || shared.sc().isStopped()) {
+      shared = new JavaSparkContext(conf("joblib4j-cluster-it", 2, 1024));
+      shared.parallelize(java.util.List.of(1, 2), 2).count(); // both executors registered
+    }
+    return shared;
+  }
+
+  /** Stops the shared context, for a test that must start a SparkContext of its own. */
+  static synchronized void stopShared() {
+    if (shared != null) {
+      shared.stop();
+      shared = null;
+    }
+  }
 
   static SparkConf conf(String appName, int executors, int memoryMb) {
     String sparkClasspath = required("joblib4j.it.sparkClasspath");

@@ -7,19 +7,21 @@ import io.joblib4j.Parallel;
 import io.joblib4j.ResultIterator;
 import io.joblib4j.fn.Action;
 import io.joblib4j.spark.internal.ChannelStats;
+import io.joblib4j.testing.Rendezvous;
+import io.joblib4j.testing.Rendezvous.Gate;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.Serial;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,15 +45,13 @@ class SparkClusterIT {
 
   @BeforeAll
   static void start() {
-    jsc = new JavaSparkContext(ClusterSpark.conf("joblib4j-cluster-it", 2, 1024));
+    jsc = ClusterSpark.shared();
     spark = new SparkBackend(jsc);
-    jsc.parallelize(List.of(1, 2), 2).count(); // both executors registered
   }
 
   @AfterAll
   static void stop() {
     spark.close();
-    jsc.stop();
   }
 
   /** A class that exists only in the tests jar. */
@@ -153,24 +153,9 @@ class SparkClusterIT {
     return counts;
   }
 
-  /** Waits until tasks run in two executor JVMs again, neither of them the killed one. */
-  private static void awaitTwoLiveExecutorsWithout(long victim) throws InterruptedException {
-    long deadline = System.nanoTime() + 90_000_000_000L;
-    while (System.nanoTime() < deadline) {
-      Set<Long> pids = new HashSet<>(jsc.parallelize(List.of(0, 1, 2, 3), 4).map(i -> {
-        Thread.sleep(300); // keeps one executor from running all four
-        return ProcessHandle.current().pid();
-      }).collect());
-      if (pids.size() == 2 && !pids.contains(victim)) {
-        return;
-      }
-      Thread.sleep(500);
-    }
-    throw new AssertionError("Spark did not replace the killed executor within 90 s");
-  }
-
-  static String lookUpSlowly(String word) throws InterruptedException {
-    Thread.sleep(200);
+  static String lookUpOnceBothWork(String word, Gate bothWorkers) throws InterruptedException {
+    bothWorkers.arrive();
+    bothWorkers.pass();
     return lookUp(word);
   }
 
@@ -197,10 +182,18 @@ class SparkClusterIT {
     assertThat(out).extracting(r -> r % 1000).as("every task once, in order")
         .isEqualTo(IntStream.range(0, 60).mapToObj(i -> (long) i).collect(Collectors.toList()));
 
-    // Spark replaces the lost executor; the initializer runs again in the new JVM
-    awaitTwoLiveExecutorsWithout(victim[0]);
-    try (Parallel p = Parallel.builder().backend(spark).nJobs(2).batchSize(1).initializer(LOAD_VOCABULARY).build()) {
-      List<String> again = p.map(SparkClusterIT::lookUpSlowly, List.of("alpha", "beta", "gamma", "delta", "alpha", "beta", "gamma", "delta"));
+    // Spark replaces the lost executor; the initializer runs again in the new JVM. The call's two
+    // workers each hold a task at the gate before any goes on, so both JVMs serve it: the survivor
+    // and the replacement, whenever Spark has started it
+    try (Rendezvous r = Rendezvous.open();
+         Parallel p = Parallel.builder().backend(spark).nJobs(2).batchSize(1).initializer(LOAD_VOCABULARY).build()) {
+      Gate bothWorkers = r.gate("both workers");
+      ResultIterator<String> it = p.iterate(Stream.of("alpha", "beta", "gamma", "delta", "alpha", "beta", "gamma", "delta")
+          .map(w -> delayed(SparkClusterIT::lookUpOnceBothWork, w, bothWorkers)));
+      r.awaitArrivals(bothWorkers.name(), 2);
+      r.openGate(bothWorkers.name());
+      List<String> again = new ArrayList<>();
+      it.forEachRemaining(again::add);
       assertThat(again).extracting(s -> s.split(" ")[2]).containsExactly("0", "1", "2", "3", "0", "1", "2", "3");
       assertThat(again).extracting(s -> s.split(" ")[1]).as("loaded exactly once in each JVM").containsOnly("1");
       Set<Long> pids = again.stream().map(s -> Long.parseLong(s.split(" ")[0])).collect(Collectors.toSet());

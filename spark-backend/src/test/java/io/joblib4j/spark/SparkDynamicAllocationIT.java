@@ -21,6 +21,7 @@ class SparkDynamicAllocationIT {
 
   @BeforeAll
   static void start() {
+    ClusterSpark.stopShared(); // one SparkContext per JVM: this test needs its own
     jsc = new JavaSparkContext(ClusterSpark.conf("joblib4j-dynamic-allocation-it", 2, 1024)
         .set("spark.scheduler.minRegisteredResourcesRatio", "0")
         .set("spark.dynamicAllocation.enabled", "true")

@@ -5,15 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.joblib4j.Delayed;
 import io.joblib4j.Parallel;
-import io.joblib4j.ParallelConfig;
-import io.joblib4j.ResultIterator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** Results on local[2]: order, streaming, unordered streaming, reuse, nesting. */
+/**
+ * Results on local[2]: order, the backend by name, reuse. Streaming, unordered results and nesting
+ * are part of the backend contract ({@link SparkBackendContractIT}, on a local cluster).
+ */
 class SparkResultsTest extends OnLocalSpark {
 
   private static Parallel parallel() {
@@ -39,37 +40,6 @@ class SparkResultsTest extends OnLocalSpark {
   }
 
   @Test
-  void iterateStreamsResultsBeforeTheSlowestTaskEnds() {
-    try (Parallel p = Parallel.builder().backend(spark).nJobs(2).batchSize(1).build()) {
-      long start = System.nanoTime();
-      ResultIterator<Integer> it = p.iterate(IntStream.range(0, 4).mapToObj(i -> delayed(() -> {
-        Thread.sleep(i == 3 ? 3000 : 50);
-        return i;
-      })));
-      assertThat(it.next()).isEqualTo(0);
-      long firstMillis = (System.nanoTime() - start) / 1_000_000;
-      List<Integer> rest = new ArrayList<>();
-      it.forEachRemaining(rest::add);
-      assertThat(rest).containsExactly(1, 2, 3);
-      assertThat(firstMillis).as("the first result arrives while task 3 still sleeps").isLessThan(2500);
-    }
-  }
-
-  @Test
-  void iterateUnorderedGivesTheFastestFirst() {
-    try (Parallel p = Parallel.builder().backend(spark).nJobs(2).batchSize(1).build()) {
-      List<Integer> order = new ArrayList<>();
-      p.<Integer>iterateUnordered(List.of(
-          delayed(() -> { Thread.sleep(1500); return 0; }),
-          delayed(() -> 1),
-          delayed(() -> 2),
-          delayed(() -> 3))).forEachRemaining(order::add);
-      assertThat(order).containsExactlyInAnyOrder(0, 1, 2, 3);
-      assertThat(order.get(3)).as("the slow task comes last").isEqualTo(0);
-    }
-  }
-
-  @Test
   void aParallelInstanceRunsSeveralCallsOnTheSameBackend() {
     try (Parallel p = parallel()) {
       for (int round = 0; round < 3; round++) {
@@ -77,20 +47,6 @@ class SparkResultsTest extends OnLocalSpark {
         assertThat(p.run(IntStream.range(0, 50).mapToObj(i -> delayed(() -> i + r))))
             .isEqualTo(IntStream.range(0, 50).map(i -> i + r).boxed().collect(Collectors.toList()));
       }
-    }
-  }
-
-  @Test
-  void aNestedParallelInsideATaskRunsOnThreadsOfTheExecutor() {
-    try (Parallel p = parallel()) {
-      List<String> inner = p.run(IntStream.range(0, 2).mapToObj(i -> delayed(() -> {
-        try (Parallel nested = Parallel.builder().nJobs(2).build()) {
-          List<String> threads = nested.run(IntStream.range(0, 4)
-              .mapToObj(j -> delayed(() -> Thread.currentThread().getName())));
-          return ParallelConfig.current().backendName().orElse("?") + " " + threads.get(0);
-        }
-      })));
-      assertThat(inner).allSatisfy(s -> assertThat(s).startsWith("threads joblib4j-threads"));
     }
   }
 

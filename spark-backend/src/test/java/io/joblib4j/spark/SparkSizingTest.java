@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.joblib4j.Parallel;
-import io.joblib4j.internal.Warnings;
+import io.joblib4j.spi.Warnings;
 import io.joblib4j.spi.Backends;
 import java.util.List;
 import java.util.Map;

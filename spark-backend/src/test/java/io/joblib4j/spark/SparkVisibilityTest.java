@@ -4,16 +4,16 @@ import static io.joblib4j.Delayed.delayed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.joblib4j.Parallel;
-import io.joblib4j.ProgressListener;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.IntStream;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.junit.jupiter.api.Test;
 
-/** What the Spark UI and progress listeners see of a call. */
+/** What the Spark UI sees of a call (progress listeners: the backend contract, {@link SparkBackendContractIT}). */
 class SparkVisibilityTest extends OnLocalSpark {
 
   static double score(int fold) {
@@ -24,11 +24,13 @@ class SparkVisibilityTest extends OnLocalSpark {
   void theJobIsNamedForTheFunctionAndTheCallersJobGroupSurvives() throws Exception {
     List<String> descriptions = new CopyOnWriteArrayList<>();
     List<String> groups = new CopyOnWriteArrayList<>();
+    CountDownLatch heard = new CountDownLatch(1);
     SparkListener listener = new SparkListener() {
       @Override
       public void onJobStart(SparkListenerJobStart start) {
         descriptions.add(start.properties().getProperty("spark.job.description"));
         groups.add(start.properties().getProperty("spark.jobGroup.id"));
+        heard.countDown();
       }
     };
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
@@ -37,41 +39,12 @@ class SparkVisibilityTest extends OnLocalSpark {
     try (Parallel p = Parallel.builder().backend(spark).nJobs(2).build()) {
       p.map(SparkVisibilityTest::score, List.of(1, 2, 3));
     } finally {
-      waitUntil(() -> !descriptions.isEmpty());
+      heard.await(30, TimeUnit.SECONDS); // the listener bus delivers events asynchronously
       jsc.sc().removeSparkListener(listener);
     }
     assertThat(descriptions).anyMatch(d -> d.startsWith("joblib4j Parallel: SparkVisibilityTest.score (2 workers"));
     assertThat(groups).anyMatch(g -> g.startsWith("joblib4j-"));
     assertThat(jsc.getLocalProperty("spark.jobGroup.id")).isEqualTo("my-notebook-cell");
     jsc.clearJobGroup();
-  }
-
-  @Test
-  void progressListenersHearOfEveryBatchAndTheEnd() {
-    List<ProgressListener.Progress> seen = new CopyOnWriteArrayList<>();
-    ProgressListener listener = new ProgressListener() {
-      @Override
-      public void progressed(CallInfo call, Progress progress) {
-        seen.add(progress);
-      }
-
-      @Override
-      public void finished(CallInfo call, Progress progress, Throwable failure) {
-        seen.add(progress);
-      }
-    };
-    try (Parallel p = Parallel.builder().backend(spark).nJobs(2).batchSize(1).progress(listener).build()) {
-      p.run(IntStream.range(0, 6).mapToObj(i -> delayed(() -> i)));
-    }
-    assertThat(seen).anyMatch(s -> s.completedTasks() > 0 && s.completedTasks() < 6);
-    assertThat(seen.get(seen.size() - 1).completedTasks()).isEqualTo(6);
-    assertThat(seen.get(seen.size() - 1).complete()).isTrue();
-  }
-
-  private static void waitUntil(java.util.function.BooleanSupplier c) throws InterruptedException {
-    long deadline = System.nanoTime() + 5_000_000_000L;
-    while (!c.getAsBoolean() && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
   }
 }

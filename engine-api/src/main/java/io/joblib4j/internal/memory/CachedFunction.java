@@ -11,7 +11,7 @@ import io.joblib4j.MmapMode;
 import io.joblib4j.UnsafeClassException;
 import io.joblib4j.UnsupportedFormatVersionException;
 import io.joblib4j.internal.Sneaky;
-import io.joblib4j.internal.Warnings;
+import io.joblib4j.spi.Warnings;
 import io.joblib4j.internal.fn.Invoke;
 import io.joblib4j.spi.EntryFile;
 import io.joblib4j.spi.Store;

@@ -1,7 +1,7 @@
 package io.joblib4j.internal.memory;
 
 import io.joblib4j.Joblib;
-import io.joblib4j.internal.Warnings;
+import io.joblib4j.spi.Warnings;
 import io.joblib4j.internal.code.CodeVersion;
 import io.joblib4j.internal.fn.Forwarders;
 import io.joblib4j.internal.fn.Lambdas;

@@ -2,7 +2,7 @@ package io.joblib4j.internal.memory;
 
 import io.joblib4j.Compress;
 import io.joblib4j.Joblib;
-import io.joblib4j.internal.CountingCrcOutputStream;
+import io.joblib4j.spi.CountingCrcOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

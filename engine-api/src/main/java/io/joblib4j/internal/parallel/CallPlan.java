@@ -5,7 +5,7 @@ import io.joblib4j.ProgressListener;
 import io.joblib4j.Require;
 import io.joblib4j.fn.Action;
 import io.joblib4j.internal.CpuCount;
-import io.joblib4j.internal.Warnings;
+import io.joblib4j.spi.Warnings;
 import io.joblib4j.internal.progress.ConsoleBarReporter;
 import io.joblib4j.internal.progress.VerboseReporter;
 import io.joblib4j.spi.Backend;
@@ -179,7 +179,12 @@ public final class CallPlan {
     return nJobs;
   }
 
-  public boolean sequential() {
+  /** The worker initializer, or null. */
+  public Action initializer() {
+    return initializer;
+  }
+
+    public boolean sequential() {
     return sequential;
   }
 

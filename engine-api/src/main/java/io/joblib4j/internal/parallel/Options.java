@@ -4,7 +4,7 @@ import io.joblib4j.Prefer;
 import io.joblib4j.ProgressListener;
 import io.joblib4j.Require;
 import io.joblib4j.fn.Action;
-import io.joblib4j.internal.ByteSizes;
+import io.joblib4j.spi.ByteSizes;
 import io.joblib4j.spi.Backend;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,7 +3,7 @@ package io.joblib4j.internal.parallel;
 import io.joblib4j.Delayed;
 import io.joblib4j.ProgressListener.CallInfo;
 import io.joblib4j.ProgressListener.Progress;
-import io.joblib4j.internal.Warnings;
+import io.joblib4j.spi.Warnings;
 import io.joblib4j.internal.progress.ProgressTracker;
 import io.joblib4j.spi.BackendCall;
 import io.joblib4j.spi.BatchOutcome;

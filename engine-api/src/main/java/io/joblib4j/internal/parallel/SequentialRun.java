@@ -3,6 +3,7 @@ package io.joblib4j.internal.parallel;
 import io.joblib4j.Delayed;
 import io.joblib4j.ProgressListener.CallInfo;
 import io.joblib4j.ProgressListener.Progress;
+import io.joblib4j.fn.Action;
 import io.joblib4j.internal.Sneaky;
 import io.joblib4j.internal.progress.ProgressTracker;
 import java.util.List;
@@ -11,7 +12,8 @@ import java.util.UUID;
 /**
  * A call with one job: each batch runs in the caller's thread when the caller asks for the next
  * result, so taking tasks and running them interleave batch by batch (joblib's lazy sequential
- * loop). A task's exception propagates as is.
+ * loop). A task's exception propagates as is. The caller's thread is the call's one worker: the
+ * initializer, if any, runs in it before the first task, once per call.
  */
 final class SequentialRun implements CallResults.Producer {
   private final CallPlan plan;
@@ -22,6 +24,7 @@ final class SequentialRun implements CallResults.Producer {
   private long batches;
   private final Runnable onFinish;
   private boolean started;
+  private boolean initialized;
   private boolean finished;
 
   SequentialRun(CallPlan plan, TaskSource source, Runnable onFinish) {
@@ -50,6 +53,10 @@ final class SequentialRun implements CallResults.Producer {
     if (batch.isEmpty()) {
       return null;
     }
+    if (!initialized) {
+      initialized = true;
+      runInitializer();
+    }
     Object[] results = new Object[batch.size()];
     for (int i = 0; i < results.length; i++) {
       try {
@@ -65,6 +72,19 @@ final class SequentialRun implements CallResults.Producer {
       progress.progressed(snapshot());
     }
     return results;
+  }
+
+  private void runInitializer() {
+    Action initializer = plan.initializer();
+    if (initializer == null) {
+      return;
+    }
+    try {
+      initializer.invoke();
+    } catch (Exception e) {
+      end(e);
+      throw Sneaky.rethrow(e);
+    }
   }
 
   @Override

@@ -2,6 +2,8 @@ package io.joblib4j.internal.processes;
 
 import io.joblib4j.array.ArrayMapping;
 import io.joblib4j.array.NDArray;
+import io.joblib4j.spi.Batch;
+import io.joblib4j.spi.worker.ArgumentSharer;
 import java.io.IOException;
 import java.lang.reflect.Array;
 import java.nio.channels.FileChannel;
@@ -14,24 +16,49 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One call's temporary folder and the arrays shared with its workers. The folder is created only
- * when the first array over {@code maxNbytes} is sent (joblib creates it lazily too); each array is
- * written once per call however many tasks receive it; memory-mapped NDArrays are not written at
- * all, their own file is shared; the folder is deleted when the call ends, normally or not.
+ * The processes backend's {@link ArgumentSharer}: one call's temporary folder and the arrays
+ * shared with its workers. Primitive arrays and heap NDArrays over {@code maxNbytes} (unless it is
+ * negative), and every memory-mapped NDArray, travel as references to files, anywhere in a task's
+ * arguments. The folder is created only when the first array over {@code maxNbytes} is sent
+ * (joblib creates it lazily too); each array is written once per call however many tasks receive
+ * it; memory-mapped NDArrays are not written at all, their own file is shared; the folder is
+ * deleted when the call ends, normally or not.
  */
-final class CallFolder implements AutoCloseable {
+final class CallFolder implements ArgumentSharer {
   private static final Set<CallFolder> LIVE = ConcurrentHashMap.newKeySet();
 
   private final String callId;
   private final Path base;
+  private final long maxNbytes;
+  private final Replacer replacer = this::replace;
   private final Map<Object, Object> shared = new IdentityHashMap<>();
   private Path dir;
   private boolean written;
   private boolean closed;
 
-  CallFolder(String callId, Path requestedBase) {
+  CallFolder(String callId, Path requestedBase, long maxNbytes) {
     this.callId = callId;
     this.base = requestedBase;
+    this.maxNbytes = maxNbytes;
+  }
+
+  @Override
+  public Replacer prepare(Batch batch) {
+    return replacer;
+  }
+
+  /** A shared array's reference in place of {@code obj}, or {@code obj} to copy it. */
+  private Object replace(Object obj) throws IOException {
+    Class<?> c = obj.getClass();
+    if (c.isArray()) {
+      return maxNbytes >= 0 && c.getComponentType().isPrimitive() && SharedArrayFiles.byteSize(obj) > maxNbytes
+          ? sharePrimitive(obj) : obj;
+    }
+    NDArray a = NDArrays.unwrap(obj);
+    if (a != null && (a.isMapped() || maxNbytes >= 0 && a.nbytes() > maxNbytes)) {
+      return share(a);
+    }
+    return obj;
   }
 
   /** The reference to send instead of primitive array {@code array}, writing it the first time. */

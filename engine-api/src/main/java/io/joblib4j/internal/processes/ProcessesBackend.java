@@ -1,6 +1,6 @@
 package io.joblib4j.internal.processes;
 
-import io.joblib4j.internal.CpuCount;
+import io.joblib4j.Parallel;
 import io.joblib4j.spi.Backend;
 import io.joblib4j.spi.BackendCall;
 import io.joblib4j.spi.BackendProvider;
@@ -49,7 +49,7 @@ public final class ProcessesBackend implements Backend {
 
   @Override
   public int capacity() {
-    return CpuCount.get();
+    return Parallel.cpuCount();
   }
 
   @Override

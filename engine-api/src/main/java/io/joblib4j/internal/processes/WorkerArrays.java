@@ -7,15 +7,17 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The worker's copies of the large primitive arrays, and its mappings of the NDArrays, of the calls
- * it serves: made once per call and shared by every task of the call that runs here, until the
- * parent says the call ended (the garbage collector then unmaps what is no longer used).
+ * A worker JVM's copies of the large primitive arrays, and its mappings of the NDArrays, of the
+ * calls it serves: made once per call and shared by every task of the call that runs here, until
+ * the parent says the call ended (the garbage collector then unmaps what is no longer used).
  */
 final class WorkerArrays {
-  private final Map<String, Map<Object, Object>> byCall = new HashMap<>();
+  private static final Map<String, Map<Object, Object>> BY_CALL = new HashMap<>();
 
-  synchronized Object get(SharedArrayRef ref) throws IOException {
-    Map<Object, Object> call = byCall.computeIfAbsent(ref.callId(), k -> new HashMap<>());
+  private WorkerArrays() {}
+
+  static synchronized Object get(SharedArrayRef ref) throws IOException {
+    Map<Object, Object> call = BY_CALL.computeIfAbsent(ref.callId(), k -> new HashMap<>());
     Object a = call.get(ref.file());
     if (a == null) {
       a = SharedArrayFiles.read(Path.of(ref.file()), ref.elementType(), ref.length());
@@ -25,12 +27,28 @@ final class WorkerArrays {
   }
 
   /** The worker's mapping of a shared NDArray: mapped once per call, shared by the call's tasks here. */
-  synchronized NDArray get(SharedNDArrayRef ref) {
-    Map<Object, Object> call = byCall.computeIfAbsent(ref.callId(), k -> new HashMap<>());
+  static synchronized NDArray get(SharedNDArrayRef ref) {
+    Map<Object, Object> call = BY_CALL.computeIfAbsent(ref.callId(), k -> new HashMap<>());
     return (NDArray) call.computeIfAbsent(ref.mapping(), m -> NDArray.map(ref.mapping()));
   }
 
-  synchronized void release(String callId) {
-    byCall.remove(callId);
+  static synchronized void release(String callId) {
+    BY_CALL.remove(callId);
+  }
+
+  /**
+   * What a worker sends back in place of a result: the user's memory-mapped NDArray as its file
+   * region, mapped again by the parent (joblib sends a memmap back the same way). Heap arrays, and
+   * the temporary copies of the call's folder, come back as ordinary arrays.
+   */
+  static Object resultReplacement(Object obj) {
+    NDArray a = NDArrays.unwrap(obj);
+    if (a != null && a.isMapped()) {
+      io.joblib4j.array.ArrayMapping m = a.mapping().orElseThrow();
+      if (!TempFolders.inCallFolder(m.file())) {
+        return new SharedNDArrayRef(null, m);
+      }
+    }
+    return obj;
   }
 }

@@ -1,17 +1,13 @@
 package io.joblib4j.internal.processes;
 
-import java.io.BufferedInputStream;
-import java.io.DataInputStream;
+import io.joblib4j.spi.worker.FailureReport;
+import io.joblib4j.spi.worker.WorkerLink;
 import java.io.IOException;
-import java.io.StreamCorruptedException;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.ByteBuffer;
-import java.util.HashSet;
+import java.time.Duration;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -19,9 +15,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The parent's side of one worker JVM, and the thread that owns it from start to death: it opens
- * a loopback port of its own, starts the process, accepts its connection, then reads its frames
- * until the connection ends, and finally works out how the worker died ({@link CrashDiagnosis})
- * and tells the pool. Death is noticed at once whatever the cause — the kernel closes a dead
+ * a loopback port of its own, starts the process, accepts its connection ({@link WorkerLink}),
+ * then reads its frames until the connection ends, and finally works out how the worker died
+ * ({@link CrashDiagnosis}) and tells the pool. Death is noticed at once whatever the cause — the kernel closes a dead
  * process's socket — so nothing waits on a worker that is gone.
  *
  * <p>TCP on the loopback interface rather than a Unix socket: a JVM opening its first Unix socket
@@ -33,17 +29,17 @@ import org.slf4j.LoggerFactory;
  */
 final class WorkerHandle implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(WorkerHandle.class);
+  /** A connection to the worker's port that has not said HELLO by then is dropped. */
+  private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(5);
 
   enum State { STARTING, IDLE, BUSY, DEAD }
 
   final WorkerPool pool;
   final long token = ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE;
   private final Thread thread;
-  private final Object writeLock = new Object();
   private volatile Process process;
   private volatile ServerSocket server;
-  private volatile Socket socket;
-  private volatile OutputStream out;
+  private volatile WorkerLink link;
   private volatile OutputPump stdout;
   private volatile OutputPump stderr;
   private volatile IOException startError;
@@ -61,7 +57,6 @@ final class WorkerHandle implements Runnable {
   State state = State.STARTING;
   Job job;
   long idleSinceNanos;
-  final Set<InitKey> initialized = new HashSet<>();
 
   WorkerHandle(WorkerPool pool) {
     this.pool = pool;
@@ -83,14 +78,14 @@ final class WorkerHandle implements Runnable {
       server = new ServerSocket(0, 4, InetAddress.getLoopbackAddress());
       server.setSoTimeout((int) Math.min(Integer.MAX_VALUE, pool.key().startTimeout().toMillis()));
       launch();
-      DataInputStream in = acceptWorker();
+      WorkerLink l = acceptWorker();
       connected = true;
       pool.workerConnected(this);
-      readFrames(in);
+      l.readFrames(new Reports());
     } catch (IOException e) {
       if (!connected) {
         startError = e;
-      } else if (!Frames.isDisconnect(e) && !killed && !retiring) {
+      } else if (!WorkerLink.isDisconnect(e) && !killed && !retiring) {
         LOG.warn("worker {} broke the protocol ({}); killing it", name(), e.toString());
       }
     } catch (RuntimeException | Error e) {
@@ -135,105 +130,69 @@ final class WorkerHandle implements Runnable {
    * Anyone on this machine can connect to a loopback port, so a connection without the token is
    * dropped, and one that says nothing is given a few seconds.
    */
-  private DataInputStream acceptWorker() throws IOException {
+  private WorkerLink acceptWorker() throws IOException {
+    byte[] expected = WorkerMain.tokenBytes(token);
     while (true) {
       Socket s = server.accept();
       try {
-        s.setTcpNoDelay(true); // frames are small and a reply waits for each: no Nagle delays
-        s.setSoTimeout(5000);
-        DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 1 << 16));
-        if (readHello(in)) {
-          s.setSoTimeout(0);
-          socket = s;
-          out = s.getOutputStream();
+        WorkerLink l = WorkerLink.accept(s, HANDSHAKE_TIMEOUT);
+        if (l.hello().proves(expected) && l.hello().compatible()) {
+          pid = l.hello().pid();
+          maxHeap = l.hello().maxHeapBytes();
+          link = l;
           closeServer();
-          return in;
+          return l;
         }
+        l.close();
       } catch (IOException e) {
         LOG.debug("dropped a connection that was not worker {}'s", Long.toHexString(token), e);
       }
-      s.close();
     }
   }
 
-  /** Reads HELLO; false if the connection does not carry this worker's token. */
-  private boolean readHello(DataInputStream in) throws IOException {
-    if (Frames.readType(in) != Frames.HELLO) {
-      return false;
+  /** What the worker reports, handed to the pool. */
+  private final class Reports implements WorkerLink.Events {
+    @Override
+    public void started(long job) {
+      pool.jobStarted(WorkerHandle.this, job);
     }
-    long t = in.readLong();
-    long reportedPid = in.readLong();
-    long heap = in.readLong();
-    if (t != token) {
-      return false;
-    }
-    pid = reportedPid;
-    maxHeap = heap;
-    return true;
-  }
 
-  private void readFrames(DataInputStream in) throws IOException {
-    while (true) {
-      byte type = Frames.readType(in);
-      switch (type) {
-        case Frames.STARTED -> pool.jobStarted(this, in.readLong());
-        case Frames.PROGRESS -> {
-          long id = in.readLong();
-          pool.jobProgress(this, id, in.readInt());
-        }
-        case Frames.OUTCOME -> {
-          long id = in.readLong();
-          pool.jobOutcome(this, id, Frames.readBytes(in));
-        }
-        case Frames.FAILED -> {
-          long id = in.readLong();
-          byte kind = in.readByte();
-          int task = in.readInt();
-          String message = Frames.readString(in);
-          pool.jobFailed(this, id, kind, task, message, Frames.readBytes(in));
-        }
-        case Frames.EXITING -> exitingNote = Frames.readString(in);
-        default -> throw new StreamCorruptedException("unknown frame type " + type + " from worker " + name());
-      }
+    @Override
+    public void progress(long job, int tasksDone) {
+      pool.jobProgress(WorkerHandle.this, job, tasksDone);
+    }
+
+    @Override
+    public void outcome(long job, byte[] results) {
+      pool.jobOutcome(WorkerHandle.this, job, results);
+    }
+
+    @Override
+    public void failed(long job, FailureReport report) {
+      pool.jobFailed(WorkerHandle.this, job, report);
+    }
+
+    @Override
+    public void exiting(String note) {
+      exitingNote = note;
     }
   }
 
-  /** Sends a batch (and the initializer the worker has not run yet, or an empty array). */
-  void send(Job job, byte[] init) throws IOException {
-    byte[] b = job.bytes();
-    ByteBuffer head = ByteBuffer.allocate(4 + 1 + 8 + 4);
-    head.putInt(1 + 8 + 4 + init.length + 4 + b.length).put(Frames.BATCH).putLong(job.id()).putInt(init.length);
-    byte[] mid = ByteBuffer.allocate(4).putInt(b.length).array();
-    write(head.array(), init, mid, b);
+  /** Sends a batch, with the call's initializer until this worker has run it. */
+  void send(Job job) throws IOException {
+    connectedLink().sendBatch(job.id(), job.call().initializer(), job.bytes());
   }
 
   void sendRelease(String callId) throws IOException {
-    byte[] id = Frames.utf8(callId);
-    write(ByteBuffer.allocate(4 + 1 + 4).putInt(1 + 4 + id.length).put(Frames.RELEASE).putInt(id.length).array(), id);
+    connectedLink().sendRelease(callId);
   }
 
-  private void write(byte[]... parts) throws IOException {
-    OutputStream o = out;
-    if (o == null) {
+  private WorkerLink connectedLink() throws IOException {
+    WorkerLink l = link;
+    if (l == null) {
       throw new IOException("worker " + name() + " is not connected");
     }
-    synchronized (writeLock) {
-      if (parts.length > 1 && parts[0].length + parts[1].length < 512) {
-        // header and a short body in one segment
-        byte[] first = new byte[parts[0].length + parts[1].length];
-        System.arraycopy(parts[0], 0, first, 0, parts[0].length);
-        System.arraycopy(parts[1], 0, first, parts[0].length, parts[1].length);
-        o.write(first);
-        for (int i = 2; i < parts.length; i++) {
-          o.write(parts[i]);
-        }
-      } else {
-        for (byte[] p : parts) {
-          o.write(p);
-        }
-      }
-      o.flush();
-    }
+    return l;
   }
 
   /** Kills the process now (SIGKILL); its reader then reports the death as expected. */
@@ -247,16 +206,13 @@ final class WorkerHandle implements Runnable {
 
   /** Asks the worker to exit, and kills it if it has not after a few seconds. */
   void shutdown() {
-    if (out == null) {
+    WorkerLink l = link;
+    if (l == null) {
       kill();
       return;
     }
-    try {
-      write(ByteBuffer.allocate(5).putInt(1).put(Frames.SHUTDOWN).array());
-      WorkerPools.schedule(this::kill, 10_000);
-    } catch (IOException e) {
-      kill();
-    }
+    l.sendExit();
+    WorkerPools.schedule(this::kill, 10_000);
   }
 
   /** The process, for tests and for the JVM exit hook. */
@@ -265,7 +221,7 @@ final class WorkerHandle implements Runnable {
   }
 
   private void closeServerIfNotConnected() {
-    if (socket == null) {
+    if (link == null) {
       closeServer();
     }
   }
@@ -282,13 +238,9 @@ final class WorkerHandle implements Runnable {
   }
 
   private void died() {
-    Socket s = socket;
-    if (s != null) {
-      try {
-        s.close();
-      } catch (IOException e) {
-        // already gone
-      }
+    WorkerLink l = link;
+    if (l != null) {
+      l.close();
     }
     closeServer();
     int code = -1;

@@ -1,16 +1,18 @@
 package io.joblib4j.internal.processes;
 
+import io.joblib4j.spi.worker.WorkerLoop;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.util.Map;
 
 /**
  * The main class of a worker JVM of the {@code processes} backend. Arguments: the loopback address
  * and port of the parent; the token that identifies this worker to it comes in {@link
  * #TOKEN_VARIABLE}.
  *
- * <p>The worker connects, says hello, and serves batches until told to shut down. It exits as soon
+ * <p>The worker connects and serves batches in a {@link WorkerLoop} until told to exit. It exits as soon
  * as the parent is gone, however the parent ended (even {@code kill -9}): its stdin is a pipe from
  * the parent and reaches end of file, its socket closes, and the parent process's exit is watched
  * too — three independent signals, because a busy worker is not reading its socket.
@@ -31,19 +33,61 @@ public final class WorkerMain {
       Runtime.getRuntime().halt(WorkerExitCodes.PROTOCOL_ERROR);
     }
     watchParent();
-    WorkerSession session;
+    String name = "process " + ProcessHandle.current().pid();
+    WorkerLoop loop = WorkerLoop.builder(name)
+        .wireFormat(ProcessesCall.WIRE_FORMAT)
+        .resultReplacer(WorkerArrays::resultReplacement)
+        .onRelease(WorkerArrays::release)
+        .build();
+    Socket socket;
     try {
-      Socket socket = new Socket(InetAddress.getByName(args[0]), Integer.parseInt(args[1]));
-      socket.setTcpNoDelay(true);
-      session = new WorkerSession(socket);
-      session.hello(Long.parseLong(token));
+      socket = new Socket(InetAddress.getByName(args[0]), Integer.parseInt(args[1]));
     } catch (IOException | RuntimeException e) {
       System.err.println("joblib4j worker: cannot connect to the parent at " + args[0] + ":" + args[1] + ": " + e);
       Runtime.getRuntime().halt(WorkerExitCodes.PROTOCOL_ERROR);
       return;
     }
-    Runtime.getRuntime().addShutdownHook(new Thread(session::exiting, "joblib4j-worker-exit-report"));
-    session.serve();
+    // tells the parent who called System.exit, or that a signal ended this JVM, for its crash report
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> loop.exiting(exitCaller()), "joblib4j-worker-exit-report"));
+    try {
+      loop.serve(socket, tokenBytes(Long.parseLong(token)), "");
+    } catch (IOException e) {
+      if (!WorkerLoop.isDisconnect(e)) {
+        System.err.println("joblib4j worker " + name + ": protocol error: " + e);
+        Runtime.getRuntime().halt(WorkerExitCodes.PROTOCOL_ERROR);
+      }
+      parentGone();
+    } catch (Throwable t) {
+      System.err.println("joblib4j worker " + name + ": internal error");
+      t.printStackTrace();
+      Runtime.getRuntime().halt(WorkerExitCodes.INTERNAL_ERROR);
+    }
+    exitRequested = true; // e.g. to write its class-data-sharing archive on the way out
+    System.exit(0); // runs the tasks' shutdown hooks, as a normal JVM exit would
+  }
+
+  /** The token as the HELLO frame carries it. */
+  static byte[] tokenBytes(long token) {
+    return java.nio.ByteBuffer.allocate(8).putLong(token).array();
+  }
+
+  /** Who called {@code System.exit}, found in the stack of the thread that did, or that a signal ended this JVM. */
+  private static String exitCaller() {
+    for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+      StackTraceElement[] stack = e.getValue();
+      for (int i = 0; i < stack.length - 1; i++) {
+        if (stack[i].getClassName().equals("java.lang.Runtime") && stack[i].getMethodName().equals("exit")) {
+          int caller = i + 1;
+          if (stack[caller].getClassName().equals("java.lang.System") && caller + 1 < stack.length) {
+            caller++;
+          }
+          StackTraceElement f = stack[caller];
+          return "System.exit called at " + f.getClassName() + "." + f.getMethodName() + "(" + f.getFileName()
+              + ":" + f.getLineNumber() + ") in thread \"" + e.getKey().getName() + "\"";
+        }
+      }
+    }
+    return "the JVM shut down (SIGTERM, SIGINT, or every non-daemon thread ended)";
   }
 
   /**

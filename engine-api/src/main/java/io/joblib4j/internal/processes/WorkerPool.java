@@ -1,7 +1,6 @@
 package io.joblib4j.internal.processes;
 
-import io.joblib4j.TaskSerializationException;
-import io.joblib4j.spi.BatchOutcome;
+import io.joblib4j.spi.worker.FailureReport;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -128,7 +127,8 @@ final class WorkerPool {
 
   /** Gives waiting batches to idle workers; the bytes are sent outside the lock. */
   void dispatch() {
-    List<Object[]> sends = new ArrayList<>();
+    record Send(WorkerHandle worker, Job job) {}
+    List<Send> sends = new ArrayList<>();
     synchronized (this) {
       for (WorkerHandle w : workers) {
         if (queue.isEmpty()) {
@@ -146,16 +146,16 @@ final class WorkerPool {
         }
         w.state = WorkerHandle.State.BUSY;
         w.job = j;
-        sends.add(new Object[] {w, j, j.call().initializerFor(w.initialized)});
+        sends.add(new Send(w, j));
       }
       if (!queue.isEmpty()) {
         ensureWorkers();
       }
     }
-    for (Object[] s : sends) {
-      WorkerHandle w = (WorkerHandle) s[0];
+    for (Send s : sends) {
+      WorkerHandle w = s.worker();
       try {
-        w.send((Job) s[1], (byte[]) s[2]);
+        w.send(s.job());
       } catch (IOException e) {
         // the worker is dying; its reader reports the batch as lost with the cause
         LOG.debug("cannot send a batch to worker {}", w.name(), e);
@@ -209,15 +209,7 @@ final class WorkerPool {
 
   void jobStarted(WorkerHandle w, long id) {
     Job job = jobOf(w, id);
-    if (job == null) {
-      return;
-    }
-    synchronized (this) {
-      if (job.call().initializerKey() != null) {
-        w.initialized.add(job.call().initializerKey());
-      }
-    }
-    if (!job.call().isCancelled()) {
+    if (job != null && !job.call().isCancelled()) {
       job.listener().started();
     }
   }
@@ -229,39 +221,27 @@ final class WorkerPool {
     }
   }
 
-  void jobOutcome(WorkerHandle w, long id, byte[] bytes) {
+  void jobOutcome(WorkerHandle w, long id, byte[] results) {
     Job job = jobOf(w, id);
     if (job == null) {
       return;
-    }
-    BatchOutcome outcome = null;
-    TaskSerializationException unreadable = null;
-    try {
-      outcome = job.call().decodeOutcome(bytes, job, w);
-    } catch (TaskSerializationException e) {
-      unreadable = e;
     }
     finished(w, job);
     // completing first lets a failed call cancel before this worker is handed another of its batches
     if (!job.call().isCancelled()) {
-      if (unreadable != null) {
-        job.listener().failed(unreadable);
-      } else {
-        job.listener().completed(outcome);
-      }
+      job.call().codec().completed(results, job.batch(), w.name(), job.listener());
     }
     dispatch();
   }
 
-  void jobFailed(WorkerHandle w, long id, byte kind, int task, String message, byte[] error) {
+  void jobFailed(WorkerHandle w, long id, FailureReport report) {
     Job job = jobOf(w, id);
     if (job == null) {
       return;
     }
-    Throwable failure = job.call().describeWorkerFailure(job, w, kind, task, message, error);
     finished(w, job);
     if (!job.call().isCancelled()) {
-      job.listener().failed(failure);
+      job.call().codec().failed(report, job.batch(), w.name(), job.listener());
     }
     dispatch();
   }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.joblib4j.MemoizedFn1;
 import io.joblib4j.Memory;
-import io.joblib4j.internal.Warnings;
+import io.joblib4j.spi.Warnings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -8,7 +8,7 @@ import io.joblib4j.Delayed;
 import io.joblib4j.Parallel;
 import io.joblib4j.ResultIterator;
 import io.joblib4j.WorkerCrashedException;
-import java.nio.file.Path;
+import io.joblib4j.testing.Rendezvous.Gate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,18 +17,16 @@ import java.util.concurrent.TimeoutException;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Workers that die or hang fail the call with a clear error, are replaced, and never hang it. */
 class CrashIT {
-  @TempDir Path dir;
-
   @Test
   @Timeout(60)
   void aBusyWorkerKilledMinus9FailsTheCallNamingItsPidAndSignal() throws Exception {
     try (Parallel p = Workers.processes(1)) {
-      ResultIterator<Integer> it = p.iterate(List.of(sleeper(dir.resolve("a"))));
-      long pid = Workers.awaitAnnounced(dir.resolve("a"), Duration.ofSeconds(30));
+      Gate running = Workers.announcing("a");
+      ResultIterator<Integer> it = p.iterate(List.of(sleeper(running)));
+      long pid = Workers.awaitAnnounced(running);
       Workers.handle(pid).orElseThrow().destroyForcibly();
       long t0 = System.nanoTime();
       assertThatThrownBy(it::hasNext) // the failure ends the call: no close needed
@@ -115,8 +113,9 @@ class CrashIT {
     try (Parallel p = Parallel.builder().backend("processes").nJobs(1).timeout(Duration.ofSeconds(1)).build()) {
       long t0 = System.nanoTime();
       long pid;
-      try (ResultIterator<Integer> it = p.iterate(List.of(sleeper(dir.resolve("t"))))) {
-        pid = Workers.awaitAnnounced(dir.resolve("t"), Duration.ofSeconds(30));
+      Gate running = Workers.announcing("t");
+      try (ResultIterator<Integer> it = p.iterate(List.of(sleeper(running)))) {
+        pid = Workers.awaitAnnounced(running);
         assertThatThrownBy(it::hasNext).isInstanceOf(TimeoutException.class);
       }
       assertThat(Workers.awaitExit(pid, Duration.ofSeconds(5))).as("the stuck worker is killed").isTrue();
@@ -130,8 +129,9 @@ class CrashIT {
   void aFrozenWorkerTimesOutAndIsKilledEvenWhileStopped() throws Exception {
     try (Parallel p = Parallel.builder().backend("processes").nJobs(1).timeout(Duration.ofSeconds(1)).build()) {
       long pid;
-      try (ResultIterator<Integer> it = p.iterate(List.of(sleeper(dir.resolve("s"))))) {
-        pid = Workers.awaitAnnounced(dir.resolve("s"), Duration.ofSeconds(30));
+      Gate running = Workers.announcing("s");
+      try (ResultIterator<Integer> it = p.iterate(List.of(sleeper(running)))) {
+        pid = Workers.awaitAnnounced(running);
         assertThat(new ProcessBuilder("kill", "-STOP", Long.toString(pid)).start().waitFor()).isZero();
         assertThatThrownBy(it::hasNext).isInstanceOf(TimeoutException.class);
       }
@@ -159,11 +159,12 @@ class CrashIT {
   void theFirstFailureCancelsTheOtherBusyWorkersAtOnce() throws Exception {
     try (Parallel p = Workers.processes(2)) {
       p.run(List.of(delayed(() -> 0), delayed(() -> 0))); // both workers up
-      long t0 = System.nanoTime();
+      Gate running = Workers.announcing("c");
+      Gate fail = Workers.rendezvous().gate("fail-" + running.name());
       List<Delayed<Integer>> tasks = new ArrayList<>();
-      tasks.add(sleeper(dir.resolve("c")));
+      tasks.add(sleeper(running));
       tasks.add(delayed(() -> {
-        Thread.sleep(300);
+        fail.pass(); // once the other worker is busy
         throw new IllegalArgumentException("first failure");
       }));
       for (int i = 0; i < 100; i++) {
@@ -172,18 +173,18 @@ class CrashIT {
           return 0;
         }));
       }
-      assertThatThrownBy(() -> p.run(tasks)).isInstanceOf(IllegalArgumentException.class).hasMessage("first failure");
-      long sleeping = Workers.awaitAnnounced(dir.resolve("c"), Duration.ofSeconds(1));
-      assertThat(System.nanoTime() - t0).isLessThan(Duration.ofSeconds(5).toNanos());
-      assertThat(Workers.awaitExit(sleeping, Duration.ofSeconds(5))).as("the busy worker was stopped").isTrue();
+      ResultIterator<Integer> it = p.iterate(tasks);
+      long sleeping = Workers.awaitAnnounced(running);
+      Workers.rendezvous().openGate(fail.name());
+      assertThatThrownBy(it::hasNext).isInstanceOf(IllegalArgumentException.class).hasMessage("first failure");
+      assertThat(Workers.awaitExit(sleeping, Duration.ofSeconds(10))).as("the busy worker was stopped").isTrue();
     }
   }
 
   /** A task that announces its worker and then sleeps for a minute. */
-  static Delayed<Integer> sleeper(Path announce) {
-    String file = announce.toString();
+  static Delayed<Integer> sleeper(Gate running) {
     return delayed(() -> {
-      Workers.announce(file);
+      Workers.announce(running);
       Thread.sleep(60_000);
       return 1;
     });

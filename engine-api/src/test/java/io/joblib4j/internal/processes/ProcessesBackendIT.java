@@ -70,9 +70,9 @@ class ProcessesBackendIT {
       assertThatThrownBy(() -> p.run(List.of(delayed(() -> {
         throw new HoldsAThread("cannot travel");
       }))))
-          .isInstanceOf(UnserializableTaskException.class)
+          .isInstanceOf(io.joblib4j.RemoteTaskException.class)
           .hasMessageContaining(HoldsAThread.class.getName() + ": cannot travel")
-          .hasMessageContaining("could not be sent from the worker");
+          .hasMessageContaining("could not be brought back as itself");
     }
   }
 

@@ -6,14 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.joblib4j.Parallel;
 import io.joblib4j.ResultIterator;
 import io.joblib4j.WorkerCrashedException;
-import java.nio.file.Path;
+import io.joblib4j.testing.Rendezvous.Gate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /** loky's test_deadlock_kill, a hundred times over: every kill is detected, nothing hangs or leaks. */
 class RepeatedKillIT {
@@ -21,15 +20,15 @@ class RepeatedKillIT {
 
   @Test
   @Timeout(240)
-  void killingABusyWorker100TimesIsDetectedEachTimeWithNoHangAndNoOrphan(@TempDir Path dir) throws Exception {
+  void killingABusyWorker100TimesIsDetectedEachTimeWithNoHangAndNoOrphan() throws Exception {
     ProcessesBackend b = Workers.backend(Map.of("reuse", false));
     List<Long> killed = new ArrayList<>();
     long slowest = 0;
     try (b; Parallel p = Workers.on(b, 1)) {
       for (int i = 0; i < KILLS; i++) {
-        Path announce = dir.resolve("k" + i);
-        ResultIterator<Integer> it = p.iterate(List.of(CrashIT.sleeper(announce)));
-        long pid = Workers.awaitAnnounced(announce, Duration.ofSeconds(30));
+        Gate running = Workers.announcing("k" + i);
+        ResultIterator<Integer> it = p.iterate(List.of(CrashIT.sleeper(running)));
+        long pid = Workers.awaitAnnounced(running);
         Workers.handle(pid).orElseThrow().destroyForcibly();
         long t0 = System.nanoTime();
         assertThatThrownBy(it::hasNext)

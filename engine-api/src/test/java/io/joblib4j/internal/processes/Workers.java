@@ -1,16 +1,19 @@
 package io.joblib4j.internal.processes;
 
 import io.joblib4j.Parallel;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.joblib4j.testing.Rendezvous;
+import io.joblib4j.testing.Rendezvous.Gate;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** What the processes tests share: building calls on the backend, and watching worker processes. */
 final class Workers {
+  private static Rendezvous rendezvous;
+
   private Workers() {}
 
   /** A Parallel on the shared processes pool (reused across tests, as in real use). */
@@ -38,37 +41,41 @@ final class Workers {
 
   /** Waits until {@code pid} has exited; false if it is still alive after {@code within}. */
   static boolean awaitExit(long pid, Duration within) throws InterruptedException {
-    long end = System.nanoTime() + within.toNanos();
-    while (alive(pid)) {
-      if (System.nanoTime() > end) {
-        return false;
-      }
-      Thread.sleep(10);
+    Optional<ProcessHandle> h = ProcessHandle.of(pid);
+    if (h.isEmpty()) {
+      return true;
     }
-    return true;
+    try {
+      h.get().onExit().get(within.toMillis(), TimeUnit.MILLISECONDS);
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException e) {
+      throw new AssertionError(e);
+    }
   }
 
-  /** Inside a task: writes this worker's pid to {@code file}, so the test knows the task runs. */
-  static void announce(String file) {
-    try {
-      Path tmp = Path.of(file + ".tmp");
-      Files.writeString(tmp, Long.toString(pid()));
-      Files.move(tmp, Path.of(file));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+  /** Where tasks in workers tell the test they run ({@link #announcing}); shared by the processes tests. */
+  static synchronized Rendezvous rendezvous() {
+    if (rendezvous == null) {
+      rendezvous = Rendezvous.open();
     }
+    return rendezvous;
+  }
+
+  /** A new gate at which a task announces the pid of its worker, for {@link #awaitAnnounced}. */
+  static Gate announcing(String what) {
+    return rendezvous().gate(what + "-" + java.util.UUID.randomUUID());
+  }
+
+  /** Inside a task: tells the test that the task runs, and in which worker. */
+  static void announce(Gate gate) {
+    gate.arrive(Long.toString(pid()));
   }
 
   /** Waits for a task to {@link #announce} itself and returns its worker's pid. */
-  static long awaitAnnounced(Path file, Duration within) throws InterruptedException, IOException {
-    long end = System.nanoTime() + within.toNanos();
-    while (!Files.exists(file)) {
-      if (System.nanoTime() > end) {
-        throw new AssertionError("no task announced itself in " + file + " within " + within);
-      }
-      Thread.sleep(2);
-    }
-    return Long.parseLong(Files.readString(file).trim());
+  static long awaitAnnounced(Gate gate) {
+    return Long.parseLong(rendezvous().awaitNote(gate.name()));
   }
 
   /** Live child processes of this JVM. */

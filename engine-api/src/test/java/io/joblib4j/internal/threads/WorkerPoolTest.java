@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.joblib4j.Parallel;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,8 +17,11 @@ class WorkerPoolTest {
   void idleWorkersExitAndComeBackWithWork() throws Exception {
     ThreadsBackend backend = new ThreadsBackend(Duration.ofMillis(100));
     try (Parallel p = Parallel.builder().backend(backend).nJobs(2).build()) {
-      p.run(IntStream.range(0, 10).mapToObj(i -> delayed(() -> i)));
-      awaitWorkers(backend, 0);
+      for (Thread worker : workerThreads(p, 2)) {
+        worker.join(10_000); // idle for 100 ms, it exits
+        assertThat(worker.isAlive()).isFalse();
+      }
+      assertThat(backend.liveWorkers()).isZero();
       assertThat(p.run(IntStream.range(0, 10).mapToObj(i -> delayed(() -> i)))).hasSize(10);
     } finally {
       backend.close();
@@ -43,25 +47,21 @@ class WorkerPoolTest {
   void closingTheBackendStopsItsThreads() throws Exception {
     ThreadsBackend backend = new ThreadsBackend();
     Parallel p = Parallel.builder().backend(backend).nJobs(3).build();
-    p.run(List.of(delayed(() -> 1)));
-    long before = countWorkerThreads();
+    List<Thread> workers = workerThreads(p, 3);
     backend.close();
-    long deadline = System.nanoTime() + 5_000_000_000L;
-    while (countWorkerThreads() > before - 3 && System.nanoTime() < deadline) {
-      Thread.sleep(10);
+    for (Thread worker : workers) {
+      worker.join(10_000);
+      assertThat(worker.isAlive()).isFalse();
     }
-    assertThat(countWorkerThreads()).isLessThanOrEqualTo(before - 3);
   }
 
-  private static long countWorkerThreads() {
-    return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("joblib4j-threads")).count();
-  }
-
-  private static void awaitWorkers(ThreadsBackend backend, int n) throws InterruptedException {
-    long deadline = System.nanoTime() + 5_000_000_000L;
-    while (backend.liveWorkers() != n && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
-    assertThat(backend.liveWorkers()).isEqualTo(n);
+  /** The {@code n} worker threads of {@code p}: {@code n} tasks that wait for each other, so each runs on its own. */
+  private static List<Thread> workerThreads(Parallel p, int n) {
+    CountDownLatch all = new CountDownLatch(n);
+    return p.run(IntStream.range(0, n).mapToObj(i -> delayed(() -> {
+      all.countDown();
+      all.await();
+      return Thread.currentThread();
+    })));
   }
 }

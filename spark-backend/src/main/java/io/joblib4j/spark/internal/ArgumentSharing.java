@@ -3,6 +3,7 @@ package io.joblib4j.spark.internal;
 import io.joblib4j.Delayed;
 import io.joblib4j.Joblib;
 import io.joblib4j.spi.Batch;
+import io.joblib4j.spi.worker.ArgumentSharer;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -11,15 +12,15 @@ import java.util.function.Function;
 import org.apache.spark.broadcast.Broadcast;
 
 /**
- * Ships each large argument of a call once: the first batch that uses an argument over {@code
- * maxNbytes} turns it into a Spark broadcast, every later batch refers to the same broadcast, and
- * the broadcasts are destroyed when the call ends.
+ * The spark backend's {@link ArgumentSharer}: ships each large argument of a call once. The first
+ * batch that uses an argument over {@code maxNbytes} turns it into a Spark broadcast, every later
+ * batch refers to the same broadcast, and the broadcasts are destroyed when the call ends.
  *
  * <p>An argument is recognised first by identity (free), then by its content hash ({@code
  * Joblib.hash}), computed only for arguments already found large: so two equal arrays built
  * separately share one broadcast too. A value the hasher cannot read is shared by identity alone.
  */
-final class ArgumentSharing {
+final class ArgumentSharing implements ArgumentSharer {
   /** How a large argument is recognised as one already shared, beyond identity. */
   interface SharingKey {
     /** A key equal for arguments that may share one broadcast, or null for identity only. */
@@ -58,6 +59,16 @@ final class ArgumentSharing {
     this.maxNbytes = maxNbytes;
     this.keys = keys;
     this.broadcaster = broadcaster;
+  }
+
+  /** Each large argument of {@code batch}, by identity, written as the reference to its broadcast. */
+  @Override
+  public Replacer prepare(Batch batch) {
+    Map<Object, Object> replacements = replacementsFor(batch);
+    if (replacements.isEmpty()) {
+      return Replacer.NONE;
+    }
+    return o -> replacements.getOrDefault(o, o);
   }
 
   /**
@@ -104,7 +115,8 @@ final class ArgumentSharing {
   }
 
   /** Frees the broadcasts on the executors and the driver; the call is over. */
-  synchronized void release() {
+  @Override
+  public synchronized void close() {
     for (Broadcast<Object> b : broadcasts) {
       try {
         b.destroy();

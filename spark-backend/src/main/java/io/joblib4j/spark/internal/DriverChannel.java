@@ -1,16 +1,12 @@
 package io.joblib4j.spark.internal;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
+import io.joblib4j.spi.worker.WorkerLink;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
-import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -31,7 +27,7 @@ import org.slf4j.LoggerFactory;
 final class DriverChannel implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DriverChannel.class);
   private static final AtomicInteger IDS = new AtomicInteger();
-  private static final int HANDSHAKE_TIMEOUT_MILLIS = 30_000;
+  private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(30);
 
   private final ServerSocket server;
   private final String advertisedHost;
@@ -118,45 +114,23 @@ final class DriverChannel implements AutoCloseable {
   }
 
   private void serve(Socket s) {
-    WorkerConnection conn;
-    SparkCall call;
+    WorkerLink link;
     try {
-      s.setTcpNoDelay(true);
-      s.setKeepAlive(true);
-      s.setSoTimeout(HANDSHAKE_TIMEOUT_MILLIS);
-      DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 1 << 16));
-      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream(), 1 << 16));
-      if (in.readByte() != Frames.HELLO) {
-        s.close();
-        return;
-      }
-      String callId = Frames.readText(in, 1024);
-      byte[] token = Frames.readBytes(in, 1024, "a token");
-      String worker = Frames.readText(in, 4096);
-      call = calls.get(callId);
-      if (call == null || !MessageDigest.isEqual(token, call.token())) {
-        // a late worker of a call that is over (or a stranger): it returns when the socket closes
-        s.close();
-        return;
-      }
-      s.setSoTimeout(0);
-      conn = new WorkerConnection(worker, s, in, out);
-    } catch (SocketTimeoutException e) {
-      closeQuietly(s);
-      return;
+      link = WorkerLink.accept(s, HANDSHAKE_TIMEOUT);
     } catch (IOException e) {
-      closeQuietly(s);
+      return; // not a worker, or one that said nothing in time; the socket is closed
+    }
+    SparkCall call = calls.get(link.hello().scope());
+    if (call == null || !link.hello().proves(call.token())) {
+      // a late worker of a call that is over (or a stranger): it returns when the socket closes
+      link.close();
       return;
     }
-    call.serve(conn);
-  }
-
-  private static void closeQuietly(Socket s) {
-    try {
-      s.close();
-    } catch (IOException ignored) {
-      // nothing more to do
+    if (!link.hello().compatible()) {
+      call.workerRefused(link, DriverFailures.incompatibleWorker(link.hello()));
+      return;
     }
+    call.serve(link);
   }
 
   @Override

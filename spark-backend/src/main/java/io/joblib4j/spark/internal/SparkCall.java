@@ -1,12 +1,13 @@
 package io.joblib4j.spark.internal;
 
-import io.joblib4j.spark.RemoteTaskException;
+import io.joblib4j.TaskSerializationException;
 import io.joblib4j.spi.BackendCall;
 import io.joblib4j.spi.Batch;
 import io.joblib4j.spi.BatchListener;
-import io.joblib4j.spi.BatchOutcome;
 import io.joblib4j.spi.CallSpec;
-import java.io.DataInputStream;
+import io.joblib4j.spi.worker.BatchCodec;
+import io.joblib4j.spi.worker.FailureReport;
+import io.joblib4j.spi.worker.WorkerLink;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.ArrayDeque;
@@ -20,7 +21,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.slf4j.Logger;
@@ -38,9 +38,11 @@ import org.slf4j.LoggerFactory;
  * limit), and the core's dispatch rule is kept exactly.
  *
  * <p>Failures: a task's exception is caught on the executor and comes back as the batch's outcome
- * (Spark never retries it). If an executor is lost, its connection drops and the batch it held
- * goes back to the front of the queue; Spark re-runs the lost worker task elsewhere. A batch's
- * outcome is accepted once, so nothing is lost or delivered twice.
+ * (Spark never retries it); the call's {@link BatchCodec} turns what workers report into the
+ * caller's errors, as on every backend with workers in other JVMs. If an executor is lost, its
+ * connection drops and the batch it held goes back to the front of the queue; Spark re-runs the
+ * lost worker task elsewhere. A batch's outcome is accepted once, so nothing is lost or delivered
+ * twice. What the driver itself raises is built in {@link DriverFailures}.
  */
 final class SparkCall implements BackendCall {
   private static final Logger LOG = LoggerFactory.getLogger(SparkCall.class);
@@ -49,33 +51,36 @@ final class SparkCall implements BackendCall {
   private final JavaSparkContext jsc;
   private final CallSpec spec;
   private final DriverChannel channel;
-  private final SparkJoblibConf conf;
-  private final ArgumentSharing sharing;
+  private final BatchCodec codec;
+  private final byte[] initializer;
   private final ClassLoader loader;
   private final byte[] token = new byte[32];
   private final String jobGroup;
   private final Runnable onClose;
 
   private final ArrayDeque<Pending> queue = new ArrayDeque<>();
-  private final ArrayDeque<WorkerConnection> idle = new ArrayDeque<>();
-  private final Map<WorkerConnection, Pending> leased = new IdentityHashMap<>();
-  private final Map<Integer, Pending> bySeq = new HashMap<>();
-  private final List<WorkerConnection> connections = new ArrayList<>();
-  private int nextSeq;
+  private final ArrayDeque<WorkerLink> idle = new ArrayDeque<>();
+  private final Map<WorkerLink, Pending> leased = new IdentityHashMap<>();
+  private final Map<Long, Pending> bySeq = new HashMap<>();
+  private final List<WorkerLink> connections = new ArrayList<>();
+  private long nextSeq;
   private int workersSeen;
   private boolean cancelled;
   private boolean closed;
+  private String refusal;
+  /** Why the call cannot run any more, once its worker job ended or its workers were refused. */
+  private Throwable ended;
   private JavaFutureAction<Void> job;
 
   /** A batch waiting for, or held by, a worker. */
   private static final class Pending {
-    final int seq;
+    final long seq;
     final Batch batch;
     final BatchListener listener;
     final byte[] payload;
     int attempts;
 
-    Pending(int seq, Batch batch, BatchListener listener, byte[] payload) {
+    Pending(long seq, Batch batch, BatchListener listener, byte[] payload) {
       this.seq = seq;
       this.batch = batch;
       this.listener = listener;
@@ -83,14 +88,18 @@ final class SparkCall implements BackendCall {
     }
   }
 
-  SparkCall(JavaSparkContext jsc, CallSpec spec, DriverChannel channel, SparkJoblibConf conf,
-      ArgumentSharing sharing, Runnable onClose) {
+  /**
+   * @param codec the call's codec, whose sharer makes broadcasts
+   * @param initializer the serialized initializer, or null
+   */
+  SparkCall(JavaSparkContext jsc, CallSpec spec, DriverChannel channel, BatchCodec codec, byte[] initializer,
+      Runnable onClose) {
     this.jsc = jsc;
     this.onClose = onClose;
     this.spec = spec;
     this.channel = channel;
-    this.conf = conf;
-    this.sharing = sharing;
+    this.codec = codec;
+    this.initializer = initializer;
     ClassLoader tccl = Thread.currentThread().getContextClassLoader();
     this.loader = tccl != null ? tccl : SparkCall.class.getClassLoader();
     RANDOM.nextBytes(token);
@@ -126,33 +135,40 @@ final class SparkCall implements BackendCall {
   public void submit(Batch batch, BatchListener listener) {
     byte[] payload;
     try {
-      payload = JavaSerialization.serialize(batch, sharing.replacementsFor(batch));
-    } catch (IOException e) {
-      throw new IllegalArgumentException(batch.description() + " cannot be sent to Spark executors: "
-          + e + ". Task functions, their arguments and every value a lambda captures must be"
-          + " Serializable (a lambda in an instance method captures 'this')", e);
+      payload = codec.encodeBatch(batch);
+    } catch (TaskSerializationException e) {
+      listener.failed(e);
+      return;
     }
-    WorkerConnection free;
+    WorkerLink free;
     Pending p;
+    Throwable late;
     synchronized (this) {
+      late = closed ? null : ended;
       if (cancelled || closed) {
-        return;
+        p = null;
+        free = null;
+      } else {
+        p = new Pending(nextSeq++, batch, listener, payload);
+        bySeq.put(p.seq, p);
+        free = idle.poll();
+        if (free == null) {
+          queue.add(p);
+        } else {
+          leased.put(free, p);
+        }
       }
-      p = new Pending(nextSeq++, batch, listener, payload);
-      bySeq.put(p.seq, p);
-      free = idle.poll();
-      if (free == null) {
-        queue.add(p);
-        return;
-      }
-      leased.put(free, p);
     }
-    send(free, p);
+    if (free != null) {
+      send(free, p);
+    } else if (p == null && late != null) {
+      listener.failed(late); // submitted after the job ended: nothing would ever run it
+    }
   }
 
   @Override
   public void cancel() {
-    List<WorkerConnection> all;
+    List<WorkerLink> all;
     synchronized (this) {
       if (cancelled) {
         return;
@@ -164,12 +180,12 @@ final class SparkCall implements BackendCall {
     // interrupts the task threads (interruptOnCancel) and drops worker tasks not started yet;
     // closing the sockets frees workers blocked waiting for a batch
     jsc.sc().cancelJobGroup(jobGroup);
-    all.forEach(WorkerConnection::close);
+    all.forEach(WorkerLink::close);
   }
 
   @Override
   public void close() {
-    List<WorkerConnection> all;
+    List<WorkerLink> all;
     boolean someNeverStarted;
     synchronized (this) {
       if (closed) {
@@ -181,7 +197,7 @@ final class SparkCall implements BackendCall {
       someNeverStarted = workersSeen < spec.nJobs();
     }
     channel.unregister(this);
-    all.forEach(WorkerConnection::sendExit);
+    all.forEach(WorkerLink::sendExit);
     if (!cancelled) {
       if (someNeverStarted) {
         // more workers than free slots: the rest would only start to find the call over
@@ -196,14 +212,14 @@ final class SparkCall implements BackendCall {
         });
       }
     }
-    sharing.release();
+    codec.close(); // destroys the call's broadcasts
     onClose.run();
   }
 
   // ---- from the workers' connections ---------------------------------------------------------
 
   /** Runs in the connection's own thread until the worker leaves. */
-  void serve(WorkerConnection conn) {
+  void serve(WorkerLink conn) {
     synchronized (this) {
       if (cancelled || closed) {
         conn.close();
@@ -213,103 +229,64 @@ final class SparkCall implements BackendCall {
       workersSeen++;
     }
     Thread.currentThread().setContextClassLoader(loader);
+    workerFree(conn);
     try {
-      DataInputStream in = conn.in;
-      while (true) {
-        byte kind = in.readByte();
-        switch (kind) {
-          case Frames.READY -> workerFree(conn);
-          case Frames.STARTED -> {
-            Pending p = live(in.readInt());
-            if (p != null) {
-              p.listener.started();
-            }
+      conn.readFrames(new WorkerLink.Events() {
+        @Override
+        public void started(long seq) {
+          Pending p = live(seq);
+          if (p != null) {
+            p.listener.started();
           }
-          case Frames.PROGRESS -> {
-            Pending p = live(in.readInt());
-            int done = in.readInt();
-            if (p != null) {
-              p.listener.taskDone(done);
-            }
-          }
-          case Frames.OUTCOME -> outcome(conn, in);
-          case Frames.TASK_FAILED -> taskFailed(conn, in);
-          case Frames.BROKEN -> broken(conn, in);
-          default -> throw new IOException("unexpected message " + kind + " from " + conn);
         }
-      }
+
+        @Override
+        public void progress(long seq, int tasksDone) {
+          Pending p = live(seq);
+          if (p != null) {
+            p.listener.taskDone(tasksDone);
+          }
+        }
+
+        @Override
+        public void outcome(long seq, byte[] results) {
+          Pending p = finish(conn, seq);
+          if (p != null) {
+            codec.completed(results, p.batch, conn.worker(), p.listener);
+          }
+          workerFree(conn);
+        }
+
+        @Override
+        public void failed(long seq, FailureReport report) {
+          Pending p = finish(conn, seq);
+          if (p != null) {
+            codec.failed(report, p.batch, conn.worker(), p.listener);
+          }
+          workerFree(conn);
+        }
+      });
     } catch (IOException e) {
       lost(conn, e);
     }
   }
 
-  private void outcome(WorkerConnection conn, DataInputStream in) throws IOException {
-    int seq = in.readInt();
-    long limit = conf.maxResultBytes() > 0 ? conf.maxResultBytes() : Integer.MAX_VALUE;
-    byte[] bytes = Frames.readBytes(in, limit, "a batch result");
-    Pending p = finish(conn, seq);
-    if (p != null) {
-      BatchOutcome outcome;
-      try {
-        outcome = (BatchOutcome) JavaSerialization.deserialize(bytes, loader);
-      } catch (ClassNotFoundException | IOException | RuntimeException e) {
-        p.listener.failed(new SparkException("the results of " + p.batch.description() + " from "
-            + conn + " could not be deserialized on the driver: " + e
-            + ". Result classes must be on the driver's class path too.", e));
-        workerFree(conn);
-        return;
+  /**
+   * A worker the driver cannot serve connected (another joblib4j on the executors): the call
+   * fails with {@code why} once its job ends, which it does at once since the call is cancelled.
+   */
+  void workerRefused(WorkerLink conn, String why) {
+    synchronized (this) {
+      if (refusal == null) {
+        refusal = why;
       }
-      p.listener.completed(outcome.ranOn(conn.worker));
     }
-    workerFree(conn);
-  }
-
-  private void taskFailed(WorkerConnection conn, DataInputStream in) throws IOException {
-    int seq = in.readInt();
-    int failedTask = in.readInt();
-    byte[] bytes = Frames.readBytes(in, Integer.MAX_VALUE, "an exception");
-    String className = Frames.readText(in);
-    String message = Frames.readText(in);
-    String stack = Frames.readText(in);
-    Pending p = finish(conn, seq);
-    if (p != null) {
-      Throwable failure = null;
-      if (bytes.length > 0) {
-        try {
-          failure = (Throwable) JavaSerialization.deserialize(bytes, loader);
-        } catch (ClassNotFoundException | IOException | RuntimeException | LinkageError e) {
-          failure = null;
-        }
-      }
-      if (failure == null) {
-        failure = new RemoteTaskException(className, message.isEmpty() ? null : message, stack, conn.worker);
-      }
-      p.listener.completed(BatchOutcome.failure(failedTask, failure, conn.worker));
-    }
-    workerFree(conn);
-  }
-
-  private void broken(WorkerConnection conn, DataInputStream in) throws IOException {
-    int seq = in.readInt();
-    String why = Frames.readText(in);
-    byte[] bytes = Frames.readBytes(in, Integer.MAX_VALUE, "an exception");
-    Pending p = finish(conn, seq);
-    if (p != null) {
-      Throwable cause = null;
-      if (bytes.length > 0) {
-        try {
-          cause = (Throwable) JavaSerialization.deserialize(bytes, loader);
-        } catch (ClassNotFoundException | IOException | RuntimeException | LinkageError ignored) {
-          // the description names the exception already
-        }
-      }
-      p.listener.failed(new SparkException("joblib4j: " + why, cause));
-    }
-    workerFree(conn);
+    conn.close();
+    failUnfinished(null);
   }
 
   /** The batch {@code seq} is over on {@code conn}: its outcome counts only the first time. */
-  private synchronized Pending finish(WorkerConnection conn, int seq) {
+  private synchronized Pending finish(WorkerLink conn, long seq) {
     Pending held = leased.get(conn);
     if (held != null && held.seq == seq) {
       leased.remove(conn);
@@ -318,11 +295,11 @@ final class SparkCall implements BackendCall {
     return cancelled ? null : p;
   }
 
-  private synchronized Pending live(int seq) {
+  private synchronized Pending live(long seq) {
     return cancelled ? null : bySeq.get(seq);
   }
 
-  private void workerFree(WorkerConnection conn) {
+  private void workerFree(WorkerLink conn) {
     Pending next;
     synchronized (this) {
       if (cancelled || closed) {
@@ -343,9 +320,9 @@ final class SparkCall implements BackendCall {
     send(conn, next);
   }
 
-  private void send(WorkerConnection conn, Pending p) {
+  private void send(WorkerLink conn, Pending p) {
     try {
-      conn.sendBatch(p.seq, p.payload);
+      conn.sendBatch(p.seq, initializer, p.payload);
       ChannelStats.batchSent(p.payload.length);
     } catch (IOException e) {
       conn.close();
@@ -354,9 +331,9 @@ final class SparkCall implements BackendCall {
   }
 
   /** The worker is gone: a batch it held goes back to the front of the queue for another worker. */
-  private void lost(WorkerConnection conn, IOException why) {
+  private void lost(WorkerLink conn, IOException why) {
     Pending orphan;
-    WorkerConnection free = null;
+    WorkerLink free = null;
     synchronized (this) {
       connections.remove(conn);
       idle.remove(conn);
@@ -391,7 +368,14 @@ final class SparkCall implements BackendCall {
     } catch (InterruptedException | RuntimeException e) {
       cause = e;
     }
+    failUnfinished(cause);
+  }
+
+  /** Fails every unfinished batch ({@link DriverFailures#workerJobEnded}); nothing can run any more. */
+  private void failUnfinished(Throwable cause) {
     List<Pending> unfinished;
+    Throwable failure;
+    boolean refused;
     synchronized (this) {
       if (cancelled || closed) {
         return;
@@ -400,14 +384,13 @@ final class SparkCall implements BackendCall {
       bySeq.clear();
       queue.clear();
       cancelled = true; // nothing can run any more
+      failure = DriverFailures.workerJobEnded(spec, cause, refusal);
+      ended = failure;
+      refused = refusal != null;
     }
-    if (unfinished.isEmpty()) {
-      return;
+    if (refused) {
+      jsc.sc().cancelJobGroup(jobGroup); // the other workers cannot be served either
     }
-    SparkException failure = new SparkException("joblib4j: the Spark job running the workers of "
-        + spec.callId() + " (" + spec.description() + ") ended before its batches did"
-        + (cause != null ? ": " + cause : " (every worker left)"), cause);
-    failure = MissingExecutorJar.explain(cause, failure);
     for (Pending p : unfinished) {
       p.listener.failed(failure);
     }

@@ -1,12 +1,9 @@
 package io.joblib4j.spark.internal;
 
-import io.joblib4j.internal.Warnings;
 import io.joblib4j.spi.BackendCall;
 import io.joblib4j.spi.CallSpec;
-import java.io.IOException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import io.joblib4j.spi.Warnings;
+import io.joblib4j.spi.worker.BatchCodec;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -82,23 +79,21 @@ public final class SparkEngine implements AutoCloseable {
     DriverChannel ch = channel();
     ArgumentSharing sharing = new ArgumentSharing(spec.maxNbytes(), ArgumentSharing.BY_CONTENT,
         value -> jsc.broadcast((Object) new BroadcastHolder(value)));
+    BatchCodec codec = BatchCodec.builder()
+        .wireFormat(ExecutorWorker.WIRE_FORMAT)
+        .classLoader(Thread.currentThread().getContextClassLoader())
+        .sharer(sharing)
+        .destination("Spark executors")
+        .classPathHint("Executors load classes from the application's jars: ship them with --jars,"
+            + " --packages or spark.jars")
+        .build();
+    byte[] initializer = spec.initializer() == null ? null : codec.encodeInitializer(spec.initializer());
     SparkCall[] self = new SparkCall[1];
-    SparkCall call = new SparkCall(jsc, spec, ch, conf, sharing, () -> calls.remove(self[0]));
+    SparkCall call = new SparkCall(jsc, spec, ch, codec, initializer, () -> calls.remove(self[0]));
     self[0] = call;
-    byte[] initializer = null;
-    String digest = null;
-    if (spec.initializer() != null) {
-      try {
-        initializer = JavaSerialization.serialize(spec.initializer());
-      } catch (IOException e) {
-        throw new IllegalArgumentException("the worker initializer cannot be sent to Spark executors: "
-            + e + ". It must be Serializable, as must every value it captures.", e);
-      }
-      digest = sha256(initializer);
-    }
     LongAccumulator done = sc.longAccumulator("joblib4j tasks done: " + spec.description());
     ExecutorWorker worker = new ExecutorWorker(ch.host(), ch.port(), spec.callId(), call.token(),
-        initializer, digest, conf.maxResultBytes(), done);
+        conf.maxResultBytes(), done);
     calls.add(call);
     call.start(worker, "joblib4j Parallel: " + spec.description() + " (" + spec.nJobs()
         + " workers, " + spec.callId() + ")");
@@ -125,14 +120,6 @@ public final class SparkEngine implements AutoCloseable {
     for (SparkCall c : calls) {
       c.cancel();
       c.close();
-    }
-  }
-
-  private static String sha256(byte[] bytes) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("the JDK lacks SHA-256", e);
     }
   }
 }

@@ -1,0 +1,246 @@
+package io.joblib4j.spi.worker;
+
+import io.joblib4j.JoblibException;
+import io.joblib4j.RemoteTaskException;
+import io.joblib4j.TaskSerializationException;
+import io.joblib4j.fn.Action;
+import io.joblib4j.spi.Batch;
+import io.joblib4j.spi.BatchListener;
+import io.joblib4j.spi.BatchOutcome;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * The parent's side of what crosses to workers in other JVMs, for one call: it serializes batches
+ * and the initializer before anything is sent — so that what cannot travel fails the call at once,
+ * with the task, the class and the field path at fault — and turns what workers send back into
+ * the core's outcomes and errors, the same way on every backend:
+ *
+ * <ul>
+ *   <li>a task's exception is rethrown as itself, or as a {@link RemoteTaskException} when it
+ *       cannot be brought back;
+ *   <li>a failing initializer is rethrown as itself, noting the worker;
+ *   <li>a task or result that cannot be serialized or deserialized is a {@link
+ *       TaskSerializationException} naming the task, the class and the field path.
+ * </ul>
+ *
+ * <p>{@link #close} closes the call's {@link ArgumentSharer}.
+ */
+public final class BatchCodec implements AutoCloseable {
+  private final WireFormat format;
+  private final ClassLoader loader;
+  private final Function<Class<?>, String> whyWorkerCannotLoad;
+  private final ArgumentSharer sharer;
+  private final String destination;
+  private final String classPathHint;
+
+  private BatchCodec(Builder b) {
+    this.format = b.format;
+    this.loader = b.loader != null ? b.loader : BatchCodec.class.getClassLoader();
+    this.whyWorkerCannotLoad = b.whyWorkerCannotLoad;
+    this.sharer = b.sharer;
+    this.destination = b.destination;
+    this.classPathHint = b.classPathHint;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * The batch's bytes, large arguments shared through the call's {@link ArgumentSharer}.
+   *
+   * @throws TaskSerializationException if a task cannot be serialized: names the first such task,
+   *     the class and the field path
+   */
+  public byte[] encodeBatch(Batch batch) {
+    try {
+      return encode(batch, batch.tasks(), sharer.prepare(batch));
+    } catch (IOException e) {
+      throw diagnose(batch, e);
+    }
+  }
+
+  /**
+   * The initializer's bytes, sent with a worker's first batch ({@link WorkerLink#sendBatch}).
+   *
+   * @throws TaskSerializationException if it cannot be serialized, with the field path
+   */
+  public byte[] encodeInitializer(Action initializer) {
+    try {
+      return encode(initializer, null, ArgumentSharer.Replacer.NONE);
+    } catch (IOException e) {
+      throw Diagnosis.describe("the initializer cannot be sent to " + destination + ": ", initializer, null, e);
+    }
+  }
+
+  private byte[] encode(Object o, List<io.joblib4j.Delayed<?>> tasks, ArgumentSharer.Replacer replacer)
+      throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(1024);
+    try (WireOutput out = new WireOutput(bytes, format, whyWorkerCannotLoad, tasks, replacer)) {
+      out.writeObject(o);
+    }
+    return bytes.toByteArray();
+  }
+
+  /** Serializes each task alone, sharing nothing, to find the first that fails, then its field path. */
+  private TaskSerializationException diagnose(Batch batch, IOException whole) {
+    List<?> tasks = batch.tasks();
+    for (int i = 0; i < tasks.size(); i++) {
+      try (WireOutput out = new WireOutput(OutputStream.nullOutputStream(), format, whyWorkerCannotLoad, null,
+          ArgumentSharer.Replacer.NONE)) {
+        out.writeObject(tasks.get(i));
+      } catch (IOException e) {
+        return Diagnosis.describe(lead("task " + (i + 1) + " of " + batch.description()), tasks.get(i), null, e);
+      }
+    }
+    return Diagnosis.describe(lead(batch.description()), batch, null, whole);
+  }
+
+  private String lead(String what) {
+    return what + " cannot be sent to " + destination + ": ";
+  }
+
+  /**
+   * Tells {@code listener} the batch succeeded, with the results a worker sent (an OUTCOME frame),
+   * or that they could not be deserialized here.
+   */
+  public void completed(byte[] results, Batch batch, String worker, BatchListener listener) {
+    Object[] values;
+    try (WireInput in = new WireInput(results, format, loader)) {
+      values = (Object[]) in.readObject();
+    } catch (Exception | LinkageError | StackOverflowError e) {
+      listener.failed(new TaskSerializationException("the results of " + batch.description() + " sent by worker "
+          + worker + " could not be deserialized here: " + e, Diagnosis.className(e), "", e));
+      return;
+    }
+    listener.completed(BatchOutcome.success(values, worker));
+  }
+
+  /** Tells {@code listener} how the batch failed, from what a worker reported (a FAILED frame). */
+  public void failed(FailureReport report, Batch batch, String worker, BatchListener listener) {
+    Throwable cause = exception(report);
+    int task = report.task();
+    String which = task >= 0 && task < batch.size() ? "task " + (task + 1) + " of " + batch.description()
+        : batch.description();
+    switch (report.kind()) {
+      case TASK -> {
+        Throwable t = cause != null ? cause
+            : new RemoteTaskException(report.className(), report.message(), report.message(), worker);
+        listener.completed(BatchOutcome.failure(Math.max(task, 0), t, worker));
+      }
+      case INITIALIZER -> {
+        Throwable t = cause != null ? cause : new IllegalStateException(report.message());
+        t.addSuppressed(new WorkerNote("joblib4j: the initializer failed in worker " + worker + " before "
+            + batch.description()));
+        listener.failed(t);
+      }
+      case BATCH_UNREADABLE -> {
+        String hint = cause instanceof ClassNotFoundException || cause instanceof NoClassDefFoundError
+            || cause instanceof RemoteTaskException r && (r.remoteClassName().equals(ClassNotFoundException.class.getName())
+                || r.remoteClassName().equals(NoClassDefFoundError.class.getName())) ? ". " + classPathHint : "";
+        String path = report.className() != null && task >= 0 && task < batch.size()
+            ? ObjectPaths.find(batch.tasks().get(task), ObjectPaths.ofClass(report.className())).orElse("") : "";
+        listener.failed(new TaskSerializationException(which + " could not be deserialized in worker " + worker
+            + ": " + report.message() + hint + (path.isEmpty() ? "" : ".\n  Path: " + path), report.className(),
+            path, cause));
+      }
+      case RESULT_UNWRITABLE -> listener.failed(new TaskSerializationException("the result of " + which
+          + " cannot be sent back from worker " + worker + ": " + report.message(), report.className(),
+          report.path(), cause));
+      case RESULT_TOO_LARGE -> listener.failed(new JoblibException("joblib4j: " + report.message()
+          + " (worker " + worker + ", " + batch.description() + ")"));
+    }
+  }
+
+  /** The reported exception as itself, else its stand-in, else null. */
+  private Throwable exception(FailureReport report) {
+    Throwable original = null;
+    String why = null;
+    if (report.exception().length > 0) {
+      try (WireInput in = new WireInput(report.exception(), format, loader)) {
+        original = (Throwable) in.readObject();
+      } catch (Exception | LinkageError | StackOverflowError e) {
+        why = e.toString();
+      }
+    }
+    if (original != null || report.standIn().length == 0) {
+      return original;
+    }
+    try (WireInput in = new WireInput(report.standIn(), format, loader)) {
+      Throwable standIn = (Throwable) in.readObject();
+      if (why != null) {
+        standIn.addSuppressed(new WorkerNote("joblib4j: the original exception could not be deserialized here: "
+            + why));
+      }
+      return standIn;
+    } catch (Exception | LinkageError | StackOverflowError e) {
+      return null;
+    }
+  }
+
+  /** Frees what the call shared with its workers. */
+  @Override
+  public void close() {
+    sharer.close();
+  }
+
+  /** How a codec is set up; the worker side's {@link WorkerLoop.Builder} must use the same {@link WireFormat}. */
+  public static final class Builder {
+    private WireFormat format = WireFormat.PORTABLE;
+    private ClassLoader loader;
+    private Function<Class<?>, String> whyWorkerCannotLoad;
+    private ArgumentSharer sharer = ArgumentSharer.none();
+    private String destination = "a worker JVM";
+    private String classPathHint = "The worker's class path must hold the classes of the tasks";
+
+    private Builder() {}
+
+    /** {@link WireFormat#PORTABLE} by default. */
+    public Builder wireFormat(WireFormat format) {
+      this.format = Objects.requireNonNull(format, "format");
+      return this;
+    }
+
+    /** Where classes of results and exceptions come from: the caller's context class loader, usually. */
+    public Builder classLoader(ClassLoader loader) {
+      this.loader = loader;
+      return this;
+    }
+
+    /**
+     * Refuses, before sending, objects of classes the workers cannot load: {@code why} says why a
+     * class cannot be loaded there and what to do, or returns null if it can.
+     */
+    public Builder refuseClasses(Function<Class<?>, String> why) {
+      this.whyWorkerCannotLoad = why;
+      return this;
+    }
+
+    /** How large arguments are shared; {@link ArgumentSharer#none()} by default. */
+    public Builder sharer(ArgumentSharer sharer) {
+      this.sharer = Objects.requireNonNull(sharer, "sharer");
+      return this;
+    }
+
+    /** Where batches go, for messages: {@code "a worker JVM"} by default, {@code "Spark executors"}. */
+    public Builder destination(String destination) {
+      this.destination = Objects.requireNonNull(destination, "destination");
+      return this;
+    }
+
+    /** What to tell the user when a worker cannot find a class of a batch: how workers get classes. */
+    public Builder classPathHint(String hint) {
+      this.classPathHint = Objects.requireNonNull(hint, "hint");
+      return this;
+    }
+
+    public BatchCodec build() {
+      return new BatchCodec(this);
+    }
+  }
+}

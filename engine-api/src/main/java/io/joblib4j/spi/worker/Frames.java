@@ -1,0 +1,105 @@
+package io.joblib4j.spi.worker;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.StreamCorruptedException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The framed protocol between a parent (the JVM that runs {@code Parallel}) and a worker in
+ * another JVM, over one TCP connection the worker opens. A frame is {@code int length} (of what
+ * follows), {@code byte type}, then the type's body. Both sides read frames strictly in order, so
+ * no frame carries a sequence number beyond the job id.
+ *
+ * <pre>
+ * parent → worker
+ *   BATCH     long job, bytes initializer (empty: none, or the worker ran it), bytes batch
+ *   RELEASE   string callId                        drop what the worker holds for that call
+ *   EXIT      —                                    the worker's loop returns
+ * worker → parent
+ *   HELLO     int version, bytes token, string scope, string worker, long pid, long maxHeapBytes
+ *   STARTED   long job                             the batch's tasks begin now
+ *   PROGRESS  long job, int tasksDone              coalesced, at most every few ms
+ *   OUTCOME   long job, bytes results              every task of the batch succeeded
+ *   FAILED    long job, byte kind, int task, string message, string className, string path,
+ *             bytes exception, bytes stand-in      see {@link FailureKind}
+ *   EXITING   string note                          the worker's JVM is exiting on its own
+ * </pre>
+ *
+ * {@code bytes} is an {@code int} length and the bytes; {@code string} is UTF-8 {@code bytes}. The
+ * HELLO frame starts with the protocol version, the token and the scope, in that order in every
+ * version, so that a parent can route and refuse a worker of another version by name.
+ */
+final class Frames {
+  static final byte BATCH = 1;
+  static final byte RELEASE = 2;
+  static final byte EXIT = 3;
+
+  static final byte HELLO = 10;
+  static final byte STARTED = 11;
+  static final byte PROGRESS = 12;
+  static final byte OUTCOME = 13;
+  static final byte FAILED = 14;
+  static final byte EXITING = 15;
+
+  /** No frame is this large; a bigger length means the stream is out of step. */
+  static final int MAX_FRAME = Integer.MAX_VALUE - 64;
+  /** Before a peer has proven itself, nothing larger is read from it. */
+  static final int MAX_HELLO = 64 << 10;
+
+  static final byte[] EMPTY = new byte[0];
+
+  private Frames() {}
+
+  /** Reads a frame header and returns its type; the body follows in {@code in}. */
+  static byte readType(DataInputStream in, int maxLength) throws IOException {
+    int length = in.readInt();
+    if (length < 1 || length > maxLength) {
+      throw new StreamCorruptedException("bad frame length " + length);
+    }
+    return in.readByte();
+  }
+
+  static void writeHeader(DataOutputStream out, int bodyLength, byte type) throws IOException {
+    out.writeInt(bodyLength + 1);
+    out.writeByte(type);
+  }
+
+  static byte[] readBytes(DataInputStream in) throws IOException {
+    int n = in.readInt();
+    if (n < 0 || n > MAX_FRAME) {
+      throw new StreamCorruptedException("bad byte count " + n);
+    }
+    byte[] b = new byte[n];
+    in.readFully(b);
+    return b;
+  }
+
+  static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
+    out.writeInt(b.length);
+    out.write(b);
+  }
+
+  static String readString(DataInputStream in) throws IOException {
+    return new String(readBytes(in), StandardCharsets.UTF_8);
+  }
+
+  static byte[] utf8(String s) {
+    return s == null ? EMPTY : s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Bytes a {@code bytes} field of {@code n} bytes takes. */
+  static int sizeOfBytes(int n) {
+    return 4 + n;
+  }
+
+  /** True if {@code e} means the other side went away rather than a protocol error. */
+  static boolean isDisconnect(IOException e) {
+    return e instanceof EOFException || e instanceof java.nio.channels.ClosedChannelException
+        || e instanceof java.net.SocketException && e.getMessage() != null
+            && (e.getMessage().contains("reset") || e.getMessage().contains("Broken pipe")
+                || e.getMessage().contains("closed"));
+  }
+}

@@ -1,0 +1,55 @@
+package io.joblib4j.spi.worker;
+
+import io.joblib4j.Delayed;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectStreamClass;
+
+/**
+ * Deserialization of what crossed from the other JVM. Classes are looked up in the given loader
+ * first — a worker's context loader holds the user's jars, a notebook driver's its REPL classes —
+ * then in joblib4j's own. It counts the tasks read so far, so that a failure names the task being
+ * read: tasks are read in order, and each one is resolved only once its function and arguments
+ * have been read. Shared arguments resolve themselves ({@code readResolve}).
+ */
+final class WireInput extends ObjectInputStream {
+  private final WireFormat format;
+  private final ClassLoader loader;
+  private int tasksRead;
+
+  WireInput(byte[] bytes, WireFormat format, ClassLoader loader) throws IOException {
+    super(new ByteArrayInputStream(bytes));
+    this.format = format;
+    this.loader = loader;
+    enableResolveObject(true);
+  }
+
+  /** How many tasks were read completely; the task at this index is the one being read. */
+  int tasksRead() {
+    return tasksRead;
+  }
+
+  /** Called by {@link CompactTasks} after each task. */
+  void taskRead() {
+    tasksRead++;
+  }
+
+  @Override
+  protected ObjectStreamClass readClassDescriptor() throws IOException, ClassNotFoundException {
+    return format == WireFormat.SAME_CLASS_FILES ? ClassDescriptors.read(this, loader) : super.readClassDescriptor();
+  }
+
+  @Override
+  protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
+    return ClassDescriptors.load(desc.getName(), loader);
+  }
+
+  @Override
+  protected Object resolveObject(Object obj) {
+    if (obj instanceof Delayed<?>) {
+      tasksRead++;
+    }
+    return obj;
+  }
+}

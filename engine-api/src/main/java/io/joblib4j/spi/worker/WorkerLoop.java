@@ -1,0 +1,335 @@
+package io.joblib4j.spi.worker;
+
+import io.joblib4j.RemoteTaskException;
+import io.joblib4j.TaskSerializationException;
+import io.joblib4j.spi.Batch;
+import io.joblib4j.spi.BatchOutcome;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.StreamCorruptedException;
+import java.net.Socket;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
+
+/**
+ * A worker's side of the protocol, the same for every backend whose workers are other JVMs: it
+ * says hello, then runs the batches the parent sends, one at a time, until told to exit.
+ *
+ * <p>For each batch it runs the call's initializer first if this JVM has not run it yet (once per
+ * JVM, however many loops it runs), deserializes the batch, runs it through {@link Batch#run}
+ * (which applies the core's nesting rules) while a reporter thread sends coalesced progress, and
+ * sends back the results. What cannot travel is reported, never lost: a task's exception that
+ * cannot be serialized goes back as a {@link RemoteTaskException} stand-in (the parent also gets
+ * the stand-in in case it cannot deserialize the original); a result that cannot be serialized
+ * fails the batch naming the task, the class and the field path.
+ *
+ * <pre>{@code
+ * WorkerLoop loop = WorkerLoop.builder("executor 3 on host-a").build();
+ * loop.serve(socketToTheParent, token, callId);   // returns when the parent says EXIT
+ * }</pre>
+ *
+ * <p>Not thread-safe, except {@link #exiting}.
+ */
+public final class WorkerLoop {
+  private final String name;
+  private final WireFormat format;
+  private final ClassLoader loader;
+  private final ArgumentSharer.Replacer results;
+  private final Consumer<String> onRelease;
+  private final long maxResultBytes;
+  private final String tooLargeAdvice;
+  private final IntConsumer onBatchDone;
+  private final BooleanSupplier stopAfterBatch;
+  private volatile DataOutputStream out;
+  private volatile Socket socket;
+  private volatile boolean exitRequested;
+  private ProgressReporter progress;
+
+  private WorkerLoop(Builder b) {
+    this.name = b.name;
+    this.format = b.format;
+    this.loader = b.loader;
+    this.results = b.results;
+    this.onRelease = b.onRelease;
+    this.maxResultBytes = b.maxResultBytes;
+    this.tooLargeAdvice = b.tooLargeAdvice;
+    this.onBatchDone = b.onBatchDone;
+    this.stopAfterBatch = b.stopAfterBatch;
+  }
+
+  /** A loop for the worker called {@code name} in messages, e.g. {@code "process 4711"}. */
+  public static Builder builder(String name) {
+    return new Builder(Objects.requireNonNull(name, "name"));
+  }
+
+  /** The worker's name, as messages give it. */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * Says hello on {@code socket} with {@code token} and {@code scope} ({@link Hello}), then serves
+   * batches. Returns when the parent says EXIT, or after a batch when the stop condition holds;
+   * throws when the connection breaks (the parent went away or dropped this worker).
+   */
+  public void serve(Socket socket, byte[] token, String scope) throws IOException {
+    this.socket = socket;
+    socket.setTcpNoDelay(true); // frames are small and a reply waits for each: no Nagle delays
+    DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
+    out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
+    progress = new ProgressReporter(out);
+    try {
+      hello(token, scope);
+      while (true) {
+        byte type = Frames.readType(in, Frames.MAX_FRAME);
+        switch (type) {
+          case Frames.BATCH -> {
+            runBatch(in);
+            if (stopAfterBatch.getAsBoolean()) {
+              return;
+            }
+          }
+          case Frames.RELEASE -> onRelease.accept(Frames.readString(in));
+          case Frames.EXIT -> {
+            exitRequested = true;
+            return;
+          }
+          default -> throw new StreamCorruptedException("unknown frame type " + type + " from the parent");
+        }
+      }
+    } finally {
+      progress.stop();
+    }
+  }
+
+  /** True if {@code e} means the parent went away, rather than a protocol error. */
+  public static boolean isDisconnect(IOException e) {
+    return Frames.isDisconnect(e);
+  }
+
+  /**
+   * Tells the parent this JVM is exiting on its own (a task called {@code System.exit}, or SIGTERM)
+   * and why, so that its crash report can say so. Silent once the parent said EXIT. For a shutdown
+   * hook; any thread.
+   */
+  public void exiting(String note) {
+    DataOutputStream o = out;
+    Socket s = socket;
+    if (exitRequested || o == null || s == null || s.isClosed()) {
+      return;
+    }
+    byte[] text = Frames.utf8(note);
+    try {
+      synchronized (o) {
+        Frames.writeHeader(o, Frames.sizeOfBytes(text.length), Frames.EXITING);
+        Frames.writeBytes(o, text);
+        o.flush();
+      }
+    } catch (IOException e) {
+      // the parent is gone; nothing to tell
+    }
+  }
+
+  private void hello(byte[] token, String scope) throws IOException {
+    byte[] s = Frames.utf8(scope);
+    byte[] n = Frames.utf8(name);
+    synchronized (out) {
+      Frames.writeHeader(out, 4 + Frames.sizeOfBytes(token.length) + Frames.sizeOfBytes(s.length)
+          + Frames.sizeOfBytes(n.length) + 16, Frames.HELLO);
+      out.writeInt(Hello.VERSION);
+      Frames.writeBytes(out, token);
+      Frames.writeBytes(out, s);
+      Frames.writeBytes(out, n);
+      out.writeLong(ProcessHandle.current().pid());
+      out.writeLong(Runtime.getRuntime().maxMemory());
+      out.flush();
+    }
+  }
+
+  private void runBatch(DataInputStream in) throws IOException {
+    long job = in.readLong();
+    byte[] init = Frames.readBytes(in);
+    byte[] batchBytes = Frames.readBytes(in);
+    ClassLoader classes = loader != null ? loader : Thread.currentThread().getContextClassLoader();
+    if (init.length > 0) {
+      try {
+        Initializers.runOnce(init, format, classes);
+      } catch (Exception | LinkageError | StackOverflowError t) {
+        sendFailed(job, FailureKind.INITIALIZER, -1, "the initializer failed in worker " + name + ": " + t,
+            null, "", t);
+        return;
+      }
+    }
+    Batch batch;
+    WireInput reader = null;
+    try {
+      reader = new WireInput(batchBytes, format, classes);
+      batch = (Batch) reader.readObject();
+    } catch (Exception | LinkageError | StackOverflowError t) {
+      sendFailed(job, FailureKind.BATCH_UNREADABLE, reader == null ? -1 : reader.tasksRead(), t.toString(),
+          Diagnosis.className(t), "", t);
+      return;
+    }
+    progress.begin(job);
+    BatchOutcome outcome = batch.run(name, progress::taskDone);
+    onBatchDone.accept(outcome.succeeded() ? batch.size() : outcome.failedTask());
+    if (!outcome.succeeded()) {
+      Throwable t = outcome.failure();
+      sendFailed(job, FailureKind.TASK, outcome.failedTask(), t.toString(), t.getClass().getName(), "", t);
+      return;
+    }
+    Object[] values = outcome.results();
+    byte[] bytes;
+    try {
+      bytes = serialize(new CompactValues(values), results);
+    } catch (Exception | StackOverflowError e) {
+      resultUnwritable(job, values, e);
+      return;
+    }
+    if (maxResultBytes > 0 && bytes.length > maxResultBytes) {
+      sendFailed(job, FailureKind.RESULT_TOO_LARGE, -1, "the results of one batch are " + bytes.length
+          + " bytes serialized, more than the " + maxResultBytes + " bytes allowed" + tooLargeAdvice, null, "", null);
+      return;
+    }
+    synchronized (out) {
+      progress.end();
+      Frames.writeHeader(out, 8 + Frames.sizeOfBytes(bytes.length), Frames.OUTCOME);
+      out.writeLong(job);
+      Frames.writeBytes(out, bytes);
+      out.flush();
+    }
+  }
+
+  /** The results cannot be serialized: finds the first that cannot, and its field path. */
+  private void resultUnwritable(long job, Object[] values, Throwable whole) throws IOException {
+    for (int i = 0; i < values.length; i++) {
+      try (WireOutput o = new WireOutput(OutputStream.nullOutputStream(), format, null, null, results)) {
+        o.writeObject(values[i]);
+      } catch (Exception | StackOverflowError bad) {
+        IOException io = bad instanceof IOException x ? x : new IOException(bad);
+        TaskSerializationException d = Diagnosis.describe("", values[i], "result", io);
+        sendFailed(job, FailureKind.RESULT_UNWRITABLE, i, d.getMessage(), d.className(), d.path(), bad);
+        return;
+      }
+    }
+    sendFailed(job, FailureKind.RESULT_UNWRITABLE, -1, whole.toString(), Diagnosis.className(whole), "", whole);
+  }
+
+  private void sendFailed(long job, FailureKind kind, int task, String message, String className, String path,
+      Throwable cause) throws IOException {
+    byte[] error = Frames.EMPTY;
+    byte[] standIn = Frames.EMPTY;
+    if (cause != null) {
+      try {
+        error = serialize(cause, ArgumentSharer.Replacer.NONE);
+      } catch (Exception | StackOverflowError e) {
+        message = message + " [the exception could not be serialized: " + e + "]";
+      }
+      try {
+        standIn = serialize(RemoteTaskException.of(cause, name), ArgumentSharer.Replacer.NONE);
+      } catch (Exception | StackOverflowError e) {
+        // the message says enough
+      }
+    }
+    byte[] text = Frames.utf8(message);
+    byte[] cls = Frames.utf8(className);
+    byte[] where = Frames.utf8(path);
+    synchronized (out) {
+      progress.end();
+      Frames.writeHeader(out, 8 + 1 + 4 + Frames.sizeOfBytes(text.length) + Frames.sizeOfBytes(cls.length)
+          + Frames.sizeOfBytes(where.length) + Frames.sizeOfBytes(error.length) + Frames.sizeOfBytes(standIn.length),
+          Frames.FAILED);
+      out.writeLong(job);
+      out.writeByte(kind.code());
+      out.writeInt(task);
+      Frames.writeBytes(out, text);
+      Frames.writeBytes(out, cls);
+      Frames.writeBytes(out, where);
+      Frames.writeBytes(out, error);
+      Frames.writeBytes(out, standIn);
+      out.flush();
+    }
+  }
+
+  private byte[] serialize(Object o, ArgumentSharer.Replacer replacer) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+    try (WireOutput w = new WireOutput(bytes, format, null, null, replacer)) {
+      w.writeObject(o);
+    }
+    return bytes.toByteArray();
+  }
+
+  /** How a worker loop is set up. */
+  public static final class Builder {
+    private final String name;
+    private WireFormat format = WireFormat.PORTABLE;
+    private ClassLoader loader;
+    private ArgumentSharer.Replacer results = ArgumentSharer.Replacer.NONE;
+    private Consumer<String> onRelease = callId -> {};
+    private long maxResultBytes;
+    private String tooLargeAdvice = "";
+    private IntConsumer onBatchDone = n -> {};
+    private BooleanSupplier stopAfterBatch = () -> false;
+
+    private Builder(String name) {
+      this.name = name;
+    }
+
+    /** How objects are serialized; the parent's {@link BatchCodec} must use the same. {@link WireFormat#PORTABLE} by default. */
+    public Builder wireFormat(WireFormat format) {
+      this.format = Objects.requireNonNull(format, "format");
+      return this;
+    }
+
+    /** Where classes of batches come from; the serving thread's context class loader by default. */
+    public Builder classLoader(ClassLoader loader) {
+      this.loader = loader;
+      return this;
+    }
+
+    /** What to send back in place of objects in results, e.g. a memory-mapped array as its file region. */
+    public Builder resultReplacer(ArgumentSharer.Replacer replacer) {
+      this.results = Objects.requireNonNull(replacer, "replacer");
+      return this;
+    }
+
+    /** Told the call id when the parent says a call ended, to drop what the worker holds for it. */
+    public Builder onRelease(Consumer<String> onRelease) {
+      this.onRelease = Objects.requireNonNull(onRelease, "onRelease");
+      return this;
+    }
+
+    /**
+     * Fails a batch whose serialized results exceed {@code bytes} (0: no limit), with {@code advice}
+     * appended to the message (what the limit is and how to raise it).
+     */
+    public Builder maxResultBytes(long bytes, String advice) {
+      this.maxResultBytes = bytes;
+      this.tooLargeAdvice = advice == null ? "" : advice;
+      return this;
+    }
+
+    /** Told, after each batch, how many of its tasks succeeded. */
+    public Builder onBatchDone(IntConsumer onBatchDone) {
+      this.onBatchDone = Objects.requireNonNull(onBatchDone, "onBatchDone");
+      return this;
+    }
+
+    /** Checked after each batch: the loop returns when it holds (e.g. the Spark task was interrupted). */
+    public Builder stopAfterBatchIf(BooleanSupplier condition) {
+      this.stopAfterBatch = Objects.requireNonNull(condition, "condition");
+      return this;
+    }
+
+    public WorkerLoop build() {
+      return new WorkerLoop(this);
+    }
+  }
+}
