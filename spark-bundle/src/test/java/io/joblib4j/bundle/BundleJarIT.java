@@ -56,7 +56,7 @@ class BundleJarIT {
   }
 
   @Test
-  void carriesTheLibrariesSparkLacksRelocated() {
+  void carriesEveryModuleAndTheLibrariesSparkLacksRelocated() {
     assertThat(classes()).contains(
         "io/joblib4j/shaded/asm/ClassReader.class",
         "io/joblib4j/shaded/kryo5/Kryo.class",
@@ -64,7 +64,8 @@ class BundleJarIT {
         "io/joblib4j/shaded/hashing/LongTupleHashFunction.class",
         "io/joblib4j/Parallel.class",
         "io/joblib4j/spark/internal/ExecutorWorker.class",
-        "io/joblib4j/hdfs/HadoopStoreProvider.class");
+        "io/joblib4j/hdfs/HadoopStoreProvider.class",
+        "io/joblib4j/scala/package$.class");
   }
 
   @Test
@@ -90,7 +91,7 @@ class BundleJarIT {
     List<String> differ = new ArrayList<>();
     int compared = 0;
     for (String probe : List.of("io/joblib4j/Parallel.class", "io/joblib4j/spark/SparkBackend.class",
-        "io/joblib4j/hdfs/HadoopStoreProvider.class")) {
+        "io/joblib4j/hdfs/HadoopStoreProvider.class", "io/joblib4j/scala/package$.class")) {
       URL module = getClass().getClassLoader().getResource(probe);
       assertThat(module).as(probe).isNotNull();
       String path = module.getPath();
