@@ -193,7 +193,9 @@ public final class ChunkedArray implements Serializable {
         throw new IllegalStateException("chunk " + i + " of " + name + " has not been written");
       }
       try (InputStream s = in.get()) {
-        return checked(i, Joblib.load(s));
+        NDArray chunk = checked(i, Joblib.load(s));
+        requireEnd(i, s);
+        return chunk;
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read chunk " + i + " of " + name + ": " + e.getMessage(), e);
@@ -273,6 +275,22 @@ public final class ChunkedArray implements Serializable {
     if (!missing.isEmpty()) {
       throw new IllegalStateException(name + " is missing " + missing.size() + " of " + chunks() + " chunks, e.g. "
           + missing.subList(0, Math.min(10, missing.size())) + ": their tasks have not written them (yet)");
+    }
+  }
+
+  /**
+   * A chunk file holds one dump and nothing after it: Joblib.load of a stream reads exactly one dump
+   * (streams may hold several), so bytes after it would pass unnoticed.
+   */
+  private void requireEnd(int i, InputStream s) throws IOException {
+    long extra = 0;
+    for (long skipped; (skipped = s.skip(1 << 16)) > 0 || s.read() >= 0; ) {
+      extra += Math.max(skipped, 1);
+    }
+    if (extra > 0) {
+      throw new io.joblib4j.CorruptFileException(location + "/" + chunkEntry(i) + "/" + CHUNK_FILE, extra
+          + " unexpected bytes after the end of chunk " + i + " of " + descriptor + ": the file is damaged;"
+          + " delete() the array and write it again (a chunk that exists is never overwritten)");
     }
   }
 

@@ -4,9 +4,12 @@ import static io.joblib4j.testing.JavaSerialized.roundTrip;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.joblib4j.CorruptFileException;
 import io.joblib4j.array.DType;
 import io.joblib4j.array.NDArray;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -106,5 +109,22 @@ class ChunkedArrayTest {
       a.writeChunk(i, c);
     }
     assertThat(a.toHeap()).isEqualTo(NDArray.of(0L, 1, 2, 3, 4));
+  }
+
+  @Test
+  void aChunkFileWithBytesAfterItsEndIsRefusedNamingTheChunk() throws Exception {
+    ChunkedArray a = ChunkedArray.create(dir.resolve("local").toString(), "v", DType.INT64, 2, 5);
+    for (int i = 0; i < a.chunks(); i++) {
+      a.writeChunk(i, a.newChunk(i));
+    }
+    Path chunk = dir.resolve("local").resolve("v").resolve("c000001").resolve("chunk.jl4j");
+    Files.write(chunk, new byte[] {1, 2, 3}, StandardOpenOption.APPEND);
+
+    assertThatThrownBy(() -> a.readChunk(1)).isInstanceOf(CorruptFileException.class)
+        .hasMessageContaining("c000001").hasMessageContaining("3 unexpected bytes after");
+    assertThatThrownBy(a::toHeap).isInstanceOf(CorruptFileException.class).hasMessageContaining("c000001");
+    assertThatThrownBy(() -> a.toMapped(dir.resolve("whole"))).isInstanceOf(CorruptFileException.class)
+        .hasMessageContaining("c000001");
+    assertThat(a.readChunk(0)).isEqualTo(NDArray.zeros(DType.INT64, 2));
   }
 }
