@@ -28,6 +28,7 @@ public final class SparkEngine implements AutoCloseable {
 
   /** @param options backend options ({@code driver.port}, ...), over the {@code spark.joblib.*} settings */
   public SparkEngine(SparkContext sc, Map<String, Object> options) {
+    SparkVersion.requireSupported();
     this.sc = sc;
     this.jsc = JavaSparkContext.fromSparkContext(sc);
     this.conf = SparkJoblibConf.from(sc.getConf(), options);

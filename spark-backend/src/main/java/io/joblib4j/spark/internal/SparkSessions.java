@@ -19,6 +19,7 @@ public final class SparkSessions {
 
   /** The SparkContext of the session or context in use, creating one only if spark-submit configured it. */
   static SparkContext current() {
+    SparkVersion.requireSupported();
     refuseConnectConfiguration();
     SparkContext sc = fromActiveSession();
     if (sc != null) {
@@ -37,6 +38,7 @@ public final class SparkSessions {
 
   /** The SparkContext behind {@code session}; Spark Connect is refused with a clear message. */
   public static SparkContext contextOf(SparkSession session) {
+    SparkVersion.requireSupported();
     if (!(session instanceof org.apache.spark.sql.classic.SparkSession classic)) {
       throw new UnsupportedOperationException(String.format(CONNECT_REFUSAL,
           "this session (" + session.getClass().getName() + ")"));

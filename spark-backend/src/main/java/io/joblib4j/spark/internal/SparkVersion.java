@@ -1,0 +1,68 @@
+package io.joblib4j.spark.internal;
+
+import io.joblib4j.spi.Warnings;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Refuses a Spark the backend was not built for before anything of Spark's API is touched: on
+ * Spark 3.x or Scala 2.12 the first sign would otherwise be a NoSuchMethodError or
+ * NoClassDefFoundError deep in a call. Uses only what Spark 3 and 4 both have.
+ */
+final class SparkVersion {
+  static final String SUPPORTED = "Spark 4.0, 4.1 and 4.2";
+  private static final Pattern MAJOR_MINOR = Pattern.compile("^(\\d+)\\.(\\d+)");
+  private static final int NEWEST_TESTED_MINOR = 2;
+  private static volatile boolean checked;
+
+  private SparkVersion() {}
+
+  /** Checks the running Spark and Scala once per JVM; warns once when the Spark line is newer than tested. */
+  static void requireSupported() {
+    if (checked) {
+      return;
+    }
+    requireSupported(running(), scala.util.Properties.versionNumberString());
+    if (untested(running())) {
+      Warnings.warn(SparkVersion.class, "joblib4j's spark backend is tested on " + SUPPORTED + "; this is"
+          + " Spark " + running() + ". It should work; report what does not.");
+    }
+    checked = true;
+  }
+
+  static void requireSupported(String spark, String scala) {
+    Optional<String> problem = problem(spark, scala);
+    if (problem.isPresent()) {
+      throw new UnsupportedOperationException(problem.get());
+    }
+  }
+
+  static String running() {
+    return org.apache.spark.package$.MODULE$.SPARK_VERSION();
+  }
+
+  /** Why joblib4j cannot run on this Spark and Scala, or empty (also when a version cannot be read). */
+  static Optional<String> problem(String spark, String scala) {
+    Matcher m = MAJOR_MINOR.matcher(spark);
+    boolean oldSpark = m.find() && Integer.parseInt(m.group(1)) < 4;
+    boolean otherScala = !scala.isEmpty() && !scala.startsWith("2.13");
+    if (!oldSpark && !otherScala) {
+      return Optional.empty();
+    }
+    return Optional.of("joblib4j's spark backend runs on " + SUPPORTED + " with Scala 2.13 (Java 17"
+        + " or newer); this is Spark " + spark + " with Scala " + scala + ", whose classes it was not"
+        + " built against. Run the job on a Spark 4 cluster or runtime (on Databricks, a runtime with"
+        + " Spark 4 and Scala 2.13), or use backend(\"threads\") or backend(\"processes\") on the driver.");
+  }
+
+  /** A Spark line newer than the newest one tested (4.3 and up, 5.x). */
+  static boolean untested(String spark) {
+    Matcher m = MAJOR_MINOR.matcher(spark);
+    if (!m.find()) {
+      return false;
+    }
+    int major = Integer.parseInt(m.group(1));
+    return major > 4 || major == 4 && Integer.parseInt(m.group(2)) > NEWEST_TESTED_MINOR;
+  }
+}
