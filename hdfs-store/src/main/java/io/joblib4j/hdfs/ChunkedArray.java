@@ -283,10 +283,7 @@ public final class ChunkedArray implements Serializable {
    * (streams may hold several), so bytes after it would pass unnoticed.
    */
   private void requireEnd(int i, InputStream s) throws IOException {
-    long extra = 0;
-    for (long skipped; (skipped = s.skip(1 << 16)) > 0 || s.read() >= 0; ) {
-      extra += Math.max(skipped, 1);
-    }
+    long extra = s.transferTo(java.io.OutputStream.nullOutputStream());
     if (extra > 0) {
       throw new io.joblib4j.CorruptFileException(location + "/" + chunkEntry(i) + "/" + CHUNK_FILE, extra
           + " unexpected bytes after the end of chunk " + i + " of " + descriptor + ": the file is damaged;"
