@@ -7,9 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.joblib4j.Parallel;
 import io.joblib4j.TaskSerializationException;
 import io.joblib4j.fn.Fn1;
-import java.io.IOException;
 import java.io.InvalidObjectException;
-import java.io.ObjectInputStream;
 import java.io.Serial;
 import java.io.Serializable;
 import java.net.URL;
@@ -22,6 +20,7 @@ import java.util.Set;
 import java.util.stream.IntStream;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
+import io.joblib4j.testing.Unreadable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,16 +40,6 @@ class SerializationErrorsIT {
 
   /** Not Serializable, like a socket or a database connection. */
   static final class Connection {}
-
-  /** Serializes fine, but cannot be read back. */
-  static final class Unreadable implements Serializable {
-    @Serial private static final long serialVersionUID = 1L;
-
-    @Serial
-    private void readObject(ObjectInputStream in) throws IOException {
-      throw new InvalidObjectException("Unreadable refuses to be read");
-    }
-  }
 
   @Test
   void anArgumentThatCannotBeSerializedIsReportedWithItsFieldPathBeforeDispatch() {

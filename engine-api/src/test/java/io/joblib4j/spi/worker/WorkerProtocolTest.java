@@ -14,9 +14,6 @@ import io.joblib4j.spi.BatchOutcome;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InvalidObjectException;
-import java.io.ObjectInputStream;
-import java.io.Serial;
-import java.io.Serializable;
 import java.io.StreamCorruptedException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -33,6 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import io.joblib4j.testing.Unreadable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -202,16 +200,6 @@ class WorkerProtocolTest {
       link.sendExit();
     }
     assertThat(INITIALIZED.get() - before).as("run once, by the first batch").isEqualTo(1);
-  }
-
-  /** Serializes, but refuses to be read back. */
-  static final class Unreadable implements Serializable {
-    @Serial private static final long serialVersionUID = 1L;
-
-    @Serial
-    private void readObject(ObjectInputStream in) throws IOException {
-      throw new InvalidObjectException("Unreadable refuses to be read");
-    }
   }
 
   @Test
