@@ -22,14 +22,40 @@ public interface Batch extends Serializable {
   /** The batch's position in dispatch order, from 0. */
   int index();
 
+  /**
+   * The index, in the call's input, of this batch's first task: task {@code i} of the batch is task
+   * {@code firstTask() + i} of the call, the number every message gives it (see {@link
+   * #describeTask}). 0 for a batch that does not know its place in a call.
+   *
+   * @return the input index of the batch's first task, from 0
+   */
+  default long firstTask() {
+    return 0;
+  }
+
   /** How many tasks the batch holds. */
   int size();
 
   /** The tasks, in order. Backends read them to share large arguments; they never run them. */
   List<Delayed<?>> tasks();
 
-  /** A readable description, e.g. {@code "Scorer.score, batch 3"}. */
+  /**
+   * A readable description: the function and the tasks, by their indexes in the call's input.
+   *
+   * @return e.g. {@code "Scorer.score, tasks 16-23"}
+   */
   String description();
+
+  /**
+   * How messages name one task of this batch: by its index in the call's input, counted from 0 (the
+   * index of its result in the list {@code Parallel.run} returns), and the function it applies.
+   *
+   * @param i the task's position in this batch, from 0
+   * @return e.g. {@code "task 17 of Scorer.score"}
+   */
+  default String describeTask(int i) {
+    return "task " + (firstTask() + i) + " of " + description();
+  }
 
   /**
    * Runs the tasks in the current thread and reports how it went. Never throws for a task's

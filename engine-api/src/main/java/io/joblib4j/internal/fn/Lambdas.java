@@ -18,12 +18,13 @@ public final class Lambdas {
 
   /**
    * The function {@code fn} stands for: {@code fn} itself, or what a {@link FunctionAdapter} (a
-   * Scala function made into an {@code Fn1}, say) adapts, through any number of adapters.
+   * Scala function made into an {@code Fn1}, say) adapts or a {@link WrapsFunction} (a memoized
+   * function) wraps, through any number of them.
    */
   public static Object unwrap(Object fn) {
     Object f = fn;
-    for (int i = 0; i < MAX_ADAPTERS && f instanceof FunctionAdapter a; i++) {
-      Object inner = a.adaptedFunction();
+    for (int i = 0; i < MAX_ADAPTERS && (f instanceof FunctionAdapter || f instanceof WrapsFunction); i++) {
+      Object inner = f instanceof FunctionAdapter a ? a.adaptedFunction() : ((WrapsFunction) f).wrappedFunction();
       if (inner == null || inner == f) {
         break;
       }

@@ -95,7 +95,7 @@ public final class BatchCodec implements AutoCloseable {
           ArgumentSharer.Replacer.NONE)) {
         out.writeObject(tasks.get(i));
       } catch (IOException e) {
-        return Diagnosis.describe(lead("task " + (i + 1) + " of " + batch.description()), tasks.get(i), null, e);
+        return Diagnosis.describe(lead(batch.describeTask(i)), tasks.get(i), null, e);
       }
     }
     return Diagnosis.describe(lead(batch.description()), batch, null, whole);
@@ -125,8 +125,7 @@ public final class BatchCodec implements AutoCloseable {
   public void failed(FailureReport report, Batch batch, String worker, BatchListener listener) {
     Throwable cause = exception(report);
     int task = report.task();
-    String which = task >= 0 && task < batch.size() ? "task " + (task + 1) + " of " + batch.description()
-        : batch.description();
+    String which = task >= 0 && task < batch.size() ? batch.describeTask(task) : batch.description();
     switch (report.kind()) {
       case TASK -> {
         Throwable t = cause != null ? cause
