@@ -148,10 +148,14 @@ public final class Compress implements java.io.Serializable {
   }
 
   /**
-   * The codec and level to use for a file called {@code fileName} ({@code null} for a stream): empty
-   * means uncompressed.
+   * The codec and level this setting picks for a file called {@code fileName}, as {@link
+   * Joblib#dump} applies it: a known extension ({@code .zst}, {@code .gz}, ...) picks its codec unless
+   * a method was named.
+   *
+   * @param fileName the file's name, or {@code null} for a stream
+   * @return the codec and level, or empty for no compression
    */
-  Optional<Choice> resolve(String fileName) {
+  public Optional<Choice> resolve(String fileName) {
     Optional<Compressor> byExtension =
         fileName == null ? Optional.empty() : Compressors.forFileName(fileName);
     switch (kind) {
@@ -166,8 +170,13 @@ public final class Compress implements java.io.Serializable {
     }
   }
 
-  /** A resolved codec and level. */
-  record Choice(Compressor compressor, int level) {}
+  /**
+   * A resolved codec and level.
+   *
+   * @param compressor the codec
+   * @param level its level, 1 to 9
+   */
+  public record Choice(Compressor compressor, int level) {}
 
   @Override
   public boolean equals(Object o) {

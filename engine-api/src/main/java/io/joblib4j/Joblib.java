@@ -1,6 +1,7 @@
 package io.joblib4j;
 
 import io.joblib4j.internal.hash.ValueHasher;
+import io.joblib4j.internal.persist.Dumps;
 import io.joblib4j.internal.persist.Persistence;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -53,9 +54,7 @@ public final class Joblib {
   public static void dump(Object value, Path file, Compress compress) {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(compress, "compress");
-    Optional<Compress.Choice> c = compress.resolve(file.getFileName().toString());
-    Persistence.dump(value, file, c.map(Compress.Choice::compressor).orElse(null),
-        c.map(Compress.Choice::level).orElse(0));
+    Dumps.toFile(value, file, compress);
   }
 
   /** Writes {@code value} to {@code out}, uncompressed; {@code out} is flushed, not closed. */
@@ -70,9 +69,7 @@ public final class Joblib {
   public static void dump(Object value, OutputStream out, Compress compress) {
     Objects.requireNonNull(out, "out");
     Objects.requireNonNull(compress, "compress");
-    Optional<Compress.Choice> c = compress.resolve(null);
-    Persistence.dump(value, out, c.map(Compress.Choice::compressor).orElse(null),
-        c.map(Compress.Choice::level).orElse(0));
+    Dumps.toStream(value, out, compress);
   }
 
   /** Reads the value in {@code file} with the default {@link LoadOptions}. */

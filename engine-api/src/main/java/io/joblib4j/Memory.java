@@ -7,11 +7,11 @@ import io.joblib4j.fn.Fn3;
 import io.joblib4j.fn.Fn4;
 import io.joblib4j.fn.Fn5;
 import io.joblib4j.fn.Fn6;
-import io.joblib4j.spi.ByteSizes;
 import io.joblib4j.internal.memory.CacheSettings;
 import io.joblib4j.internal.memory.Eviction;
 import io.joblib4j.internal.memory.Memoizer;
 import io.joblib4j.spi.Store;
+import io.joblib4j.spi.support.ByteSizes;
 import java.io.Serial;
 import java.io.Serializable;
 import java.net.URI;
@@ -317,7 +317,7 @@ public final class Memory implements Serializable {
 
     CacheSettings settings() {
       if (mmapMode != null && !compress.equals(Compress.none())) {
-        io.joblib4j.spi.Warnings.warn(Memory.class,
+        io.joblib4j.spi.support.Warnings.warn(Memory.class,
             "Compressed results cannot be memory-mapped: mmapMode is ignored for this Memory");
       }
       return new CacheSettings(location, store, storeOptions, verbose, compress, mmapMode, clock,

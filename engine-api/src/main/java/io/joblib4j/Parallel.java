@@ -4,13 +4,13 @@ import static io.joblib4j.Delayed.delayed;
 
 import io.joblib4j.fn.Fn1;
 import io.joblib4j.internal.CpuCount;
-import io.joblib4j.internal.parallel.BackendRegistry;
 import io.joblib4j.internal.parallel.CallPlan;
 import io.joblib4j.internal.parallel.Calls;
 import io.joblib4j.internal.parallel.ConfigStack;
 import io.joblib4j.internal.parallel.ConfigValues;
 import io.joblib4j.internal.parallel.DetachedConfig;
 import io.joblib4j.spi.Backend;
+import io.joblib4j.spi.Backends;
 import java.io.Serial;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -260,7 +260,7 @@ public final class Parallel implements AutoCloseable, Serializable {
       }
       Backend b = ownedBackends.get(key);
       if (b == null) {
-        b = BackendRegistry.provider(name).create(options);
+        b = Backends.create(name, options);
         ownedBackends.put(key, b);
       }
       return b;

@@ -1,9 +1,11 @@
 package io.joblib4j.array;
 
+import io.joblib4j.HashAlgorithm;
 import io.joblib4j.MmapMode;
 import io.joblib4j.internal.array.ArrayAccess;
 import io.joblib4j.internal.array.ByteStorage;
 import io.joblib4j.internal.array.Shapes;
+import io.joblib4j.internal.hash.ValueHasher;
 import java.io.IOException;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
@@ -663,7 +665,7 @@ public final class NDArray implements Serializable, AutoCloseable {
 
   @Override
   public int hashCode() {
-    return io.joblib4j.Joblib.hash(this).hashCode(); // content, like equals; cheap next to a real use
+    return ValueHasher.hex(this, HashAlgorithm.XXH3_128).hashCode(); // content, like equals; cheap next to a real use
   }
 
   @Override

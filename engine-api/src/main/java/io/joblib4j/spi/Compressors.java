@@ -1,6 +1,5 @@
 package io.joblib4j.spi;
 
-import io.joblib4j.internal.persist.BuiltinCompressors;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -15,10 +14,11 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * The registry of {@link Compressor}s: the built-in ones, those registered by hand, and those found
- * by {@link ServiceLoader} through the thread context class loader (looked up once per class
- * loader). Names, extensions and magic bytes must be unique; a clash is an {@link
- * IllegalArgumentException} that names both codecs.
+ * The registry of {@link Compressor}s: those listed in {@code META-INF/services/io.joblib4j.spi.Compressor}
+ * of joblib4j's own class loader (the seven built-in codecs are listed there, in joblib's order),
+ * those registered by hand, and those found by {@link ServiceLoader} through the thread context
+ * class loader (looked up once per class loader). Names, extensions and magic bytes must be unique;
+ * a clash is an {@link IllegalArgumentException} that names both codecs.
  */
 public final class Compressors {
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_+-]{0,31}");
@@ -26,14 +26,12 @@ public final class Compressors {
   /** The first bytes of an uncompressed joblib4j container; no codec magic may overlap them. */
   private static final byte[] CONTAINER_MAGIC_PREFIX = {(byte) 0x89, 'J'};
 
+  /** Registered by hand, by name; one may replace a discovered codec of its name. */
   private static final Map<String, Compressor> REGISTERED = new LinkedHashMap<>();
+  /** Listed in the services files joblib4j's own class loader sees: the built-ins first. */
+  private static final List<Compressor> OWN = load(Compressors.class.getClassLoader(), List.of());
+  /** Listed in the services files of each context class loader, besides {@link #OWN}. */
   private static final Map<ClassLoader, List<Compressor>> DISCOVERED = new WeakHashMap<>();
-
-  static {
-    for (Compressor c : BuiltinCompressors.all()) {
-      REGISTERED.put(c.name(), c);
-    }
-  }
 
   private Compressors() {}
 
@@ -52,7 +50,7 @@ public final class Compressors {
    */
   public static synchronized void register(Compressor compressor, boolean replace) {
     validate(compressor);
-    Compressor existing = REGISTERED.get(compressor.name());
+    Compressor existing = find(compressor.name()).orElse(null);
     if (existing != null && !replace) {
       throw new IllegalArgumentException("A compressor named \"" + compressor.name()
           + "\" is already registered (" + existing.getClass().getName()
@@ -64,7 +62,7 @@ public final class Compressors {
     REGISTERED.put(compressor.name(), compressor);
   }
 
-  /** Removes a codec registered by hand; returns whether one was removed. */
+  /** Removes a codec registered by hand (a discovered one stays); returns whether one was removed. */
   public static synchronized boolean unregister(String name) {
     return REGISTERED.remove(name) != null;
   }
@@ -106,38 +104,54 @@ public final class Compressors {
     return all().stream().map(Compressor::name).collect(Collectors.toList());
   }
 
-  /** All codecs: built-in, registered by hand, then found through the context class loader. */
+  /**
+   * All codecs: those of joblib4j's own class loader (built-in first; one registered by hand under
+   * the same name in its place), the others registered by hand, then those found through the
+   * context class loader.
+   */
   public static synchronized Collection<Compressor> all() {
-    List<Compressor> out = new ArrayList<>(REGISTERED.values());
+    List<Compressor> out = new ArrayList<>();
+    for (Compressor c : OWN) {
+      out.add(REGISTERED.getOrDefault(c.name(), c));
+    }
+    for (Compressor c : REGISTERED.values()) {
+      addIfNew(out, c);
+    }
     for (Compressor c : discovered()) {
-      if (out.stream().noneMatch(o -> o.name().equals(c.name()))) {
-        out.add(c);
-      }
+      addIfNew(out, c);
     }
     return Collections.unmodifiableList(out);
   }
 
-  private static List<Compressor> discovered() {
-    ClassLoader loader = Thread.currentThread().getContextClassLoader();
-    if (loader == null) {
-      loader = Compressors.class.getClassLoader();
+  private static void addIfNew(List<Compressor> out, Compressor c) {
+    if (out.stream().noneMatch(o -> o.name().equals(c.name()))) {
+      out.add(c);
     }
-    return DISCOVERED.computeIfAbsent(loader, Compressors::load);
   }
 
-  private static List<Compressor> load(ClassLoader loader) {
+  private static List<Compressor> discovered() {
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    if (loader == null || loader == Compressors.class.getClassLoader()) {
+      return List.of();
+    }
+    return DISCOVERED.computeIfAbsent(loader, l -> load(l, OWN));
+  }
+
+  /** The codecs {@code loader}'s services files list, validated, except those of {@code known}'s classes. */
+  private static List<Compressor> load(ClassLoader loader, List<Compressor> known) {
     List<Compressor> found = new ArrayList<>();
     for (Compressor c : ServiceLoader.load(Compressor.class, loader)) {
-      if (REGISTERED.containsKey(c.name()) && REGISTERED.get(c.name()).getClass() == c.getClass()) {
-        continue; // the built-ins may be listed in a services file too
+      if (known.stream().anyMatch(k -> k.getClass() == c.getClass())) {
+        continue; // joblib4j's own, seen again through a context loader that delegates to its loader
       }
       validate(c);
-      List<Compressor> others = new ArrayList<>(REGISTERED.values());
+      List<Compressor> others = new ArrayList<>(known);
+      others.addAll(REGISTERED.values());
       others.addAll(found);
       checkNoClash(c, others);
       found.add(c);
     }
-    return found;
+    return List.copyOf(found);
   }
 
   private static void validate(Compressor c) {

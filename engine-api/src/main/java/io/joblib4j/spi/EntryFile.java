@@ -1,5 +1,6 @@
 package io.joblib4j.spi;
 
+import io.joblib4j.spi.support.StorePaths;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Objects;

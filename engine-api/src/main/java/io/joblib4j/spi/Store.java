@@ -18,7 +18,7 @@ import java.util.Optional;
  *
  * Paths are relative to the store's root and {@code /}-separated, like {@code
  * "Scorer.score-1a2b3c4d/5f0e.../output.jl4j"}. Every segment matches {@code [A-Za-z0-9._-]+} and is
- * neither {@code .} nor {@code ..}; {@link StorePaths#check} enforces it. A store never reads,
+ * neither {@code .} nor {@code ..}; {@link io.joblib4j.spi.support.StorePaths#check} enforces it. A store never reads,
  * writes or deletes anything outside its root, and never follows a symbolic link planted inside it.
  *
  * <h2>What a store guarantees</h2>

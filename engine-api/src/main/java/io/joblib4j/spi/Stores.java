@@ -1,7 +1,5 @@
 package io.joblib4j.spi;
 
-import io.joblib4j.internal.ProviderRegistry;
-import io.joblib4j.internal.memory.LocalStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -14,8 +12,10 @@ import java.util.regex.Pattern;
 
 /**
  * The store registry: opens a {@link Store} for a location by its URI scheme. A plain path or a
- * {@code file:} URI is the built-in local store; {@code hdfs:}, {@code s3a:}, ... come from
- * providers such as joblib4j-hdfs-store.
+ * {@code file:} URI is the local store, joblib4j's own provider of the {@code file} scheme, listed
+ * in {@code META-INF/services/io.joblib4j.spi.StoreProvider} as any other; {@code hdfs:}, {@code
+ * s3a:}, ... come from providers such as joblib4j-hdfs-store. Providers are found through the thread
+ * context class loader and joblib4j's own, or registered by hand.
  */
 public final class Stores {
   private static final ProviderRegistry<StoreProvider> PROVIDERS = new ProviderRegistry<>(
@@ -36,7 +36,7 @@ public final class Stores {
     return PROVIDERS.unregister(scheme);
   }
 
-  /** The schemes with a provider, besides {@code file}. */
+  /** The schemes with a provider, {@code file} among them. */
   public static Set<String> schemes() {
     return PROVIDERS.keys();
   }
@@ -79,13 +79,16 @@ public final class Stores {
     }
   }
 
-  /** Opens the built-in local store at {@code root}. */
+  /** Opens the local store (the provider of {@code file:}) at {@code root}. */
   public static Store openLocal(Path root, Map<String, Object> options) {
-    if (!options.isEmpty()) {
-      throw new IllegalArgumentException("the local store takes no options, got " + options.keySet());
+    StoreProvider local = PROVIDERS.find("file");
+    if (local == null) {
+      throw new IllegalStateException("no store for \"file:\" locations: joblib4j's local store was"
+          + " unregistered, or META-INF/services/io.joblib4j.spi.StoreProvider of joblib4j-engine-api is"
+          + " missing from the class path (a shaded jar that drops service files?)");
     }
     try {
-      return new LocalStore(root);
+      return local.open(root.toUri(), options);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open the cache folder " + root + ": " + e.getMessage(), e);
     }

@@ -1,9 +1,8 @@
 package io.joblib4j.internal.fn;
 
 import io.joblib4j.fn.FunctionAdapter;
-import java.io.Serializable;
+import io.joblib4j.spi.support.SerializedLambdas;
 import java.lang.invoke.SerializedLambda;
-import java.lang.reflect.Method;
 import java.util.Optional;
 
 /**
@@ -38,17 +37,7 @@ public final class Lambdas {
    * an ordinary object (a class implementing the function interface).
    */
   public static Optional<SerializedLambda> serializedForm(Object fn) {
-    if (!(fn instanceof Serializable) || !fn.getClass().isSynthetic()) {
-      return Optional.empty();
-    }
-    try {
-      Method writeReplace = fn.getClass().getDeclaredMethod("writeReplace");
-      writeReplace.setAccessible(true);
-      Object replacement = writeReplace.invoke(fn);
-      return replacement instanceof SerializedLambda sl ? Optional.of(sl) : Optional.empty();
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      return Optional.empty();
-    }
+    return SerializedLambdas.of(fn);
   }
 
   /**

@@ -3,7 +3,7 @@ package io.joblib4j.internal.memory;
 import io.joblib4j.spi.EntryFile;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.StoreFile;
-import io.joblib4j.spi.StorePaths;
+import io.joblib4j.spi.support.StorePaths;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,5 @@
 package io.joblib4j.internal.memory;
 
-import io.joblib4j.Joblib;
 import io.joblib4j.LoadOptions;
 import io.joblib4j.MmapMode;
 import io.joblib4j.internal.persist.Persistence;
@@ -27,7 +26,7 @@ final class StoredOutput {
         return Optional.empty();
       }
       VerifiedOutputs.verifyOnce(store, entry, file.get());
-      return Optional.of(Joblib.load(file.get(), options));
+      return Optional.of(Persistence.load(file.get(), options));
     }
     Optional<InputStream> in = store.open(output);
     if (in.isEmpty()) {

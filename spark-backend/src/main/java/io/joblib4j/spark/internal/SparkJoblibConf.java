@@ -1,6 +1,6 @@
 package io.joblib4j.spark.internal;
 
-import io.joblib4j.spi.ByteSizes;
+import io.joblib4j.spi.support.ByteSizes;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.joblib4j.spi;
+package io.joblib4j.spi.support;
 
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -9,7 +9,7 @@ import java.util.zip.CRC32C;
  * Counts and CRC32C-checksums what a writer produces on its way to a store's stream, and keeps
  * the writer from closing that stream: a store syncs and closes its own streams, so {@link
  * #close()} only flushes. The cache's {@code metadata.json} and the Hadoop store's manifests record
- * the size and checksum this sees; a {@link Store} that keeps checksums of its own files can use it
+ * the size and checksum this sees; a {@link io.joblib4j.spi.Store} that keeps checksums of its own files can use it
  * the same way.
  */
 public final class CountingCrcOutputStream extends FilterOutputStream {

@@ -1,0 +1,32 @@
+package io.joblib4j.spi.support;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where joblib4j's user-facing warnings go (joblib issues Python warnings for the same cases):
+ * SLF4J at WARN under the source's logger, plus any hooks registered — tests use them to assert
+ * that a warning was given. Backends and stores warn through it too, so that an application (or a
+ * test) sees the warnings of every module in one place.
+ */
+public final class Warnings {
+  private static final List<BiConsumer<Class<?>, String>> HOOKS = new CopyOnWriteArrayList<>();
+
+  private Warnings() {}
+
+  /** Warns the user about something they asked for that will not work as they may expect. */
+  public static void warn(Class<?> source, String message) {
+    LoggerFactory.getLogger(source).warn(message);
+    for (BiConsumer<Class<?>, String> hook : HOOKS) {
+      hook.accept(source, message);
+    }
+  }
+
+  /** Adds a hook told every warning; returns an action that removes it. */
+  public static Runnable addHook(BiConsumer<Class<?>, String> hook) {
+    HOOKS.add(hook);
+    return () -> HOOKS.remove(hook);
+  }
+}
