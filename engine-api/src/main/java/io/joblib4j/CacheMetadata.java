@@ -3,6 +3,7 @@ package io.joblib4j;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * What {@link Memory} records beside a cached result ({@code metadata.json} in the entry's folder),
@@ -19,6 +20,7 @@ import java.util.Map;
  * @param outputCrc32c the CRC32C of the stored result's bytes, as 8 hex digits
  * @param formatVersion the version of this layout (1)
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record CacheMetadata(
     String function,
     String functionId,

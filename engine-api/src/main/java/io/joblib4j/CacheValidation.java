@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Decides whether a cached result may still be used, from its metadata (joblib's {@code
@@ -16,6 +17,7 @@ import java.util.Objects;
  * }</pre>
  */
 @FunctionalInterface
+@API(status = API.Status.STABLE, since = "0.1")
 public interface CacheValidation extends Serializable {
 
   /** Whether the entry described by {@code metadata} may be used; {@code clock} tells the time. */

@@ -5,6 +5,7 @@ import io.joblib4j.spi.Compressors;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * How {@link Joblib#dump} compresses, with joblib's rules for its {@code compress} argument:
@@ -34,6 +35,7 @@ import java.util.Optional;
  * <p>Bad values fail with an {@link IllegalArgumentException} whose message says what is allowed.
  * Instances are immutable and compare by value.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class Compress implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
 
@@ -176,6 +178,7 @@ public final class Compress implements java.io.Serializable {
    * @param compressor the codec
    * @param level its level, 1 to 9
    */
+  @API(status = API.Status.MAINTAINED, since = "0.1")
   public record Choice(Compressor compressor, int level) {}
 
   @Override

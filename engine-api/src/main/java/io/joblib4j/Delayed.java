@@ -16,6 +16,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import org.apiguardian.api.API;
 
 /**
  * A function call captured for later: the function and its arguments, run by {@link Parallel} on
@@ -35,6 +36,7 @@ import java.util.concurrent.Callable;
  *
  * @param <R> the result type
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class Delayed<R> implements Callable<R>, Serializable {
   @Serial private static final long serialVersionUID = 1L;
 

@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * joblib's {@code dump}, {@code load} and {@code hash}: persist values to files or streams, read
@@ -38,6 +39,7 @@ import java.util.Optional;
  * UnsupportedFormatVersionException} (all {@link JoblibException}s); bad arguments are {@link
  * IllegalArgumentException}.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class Joblib {
   private Joblib() {}
 

@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * Options for {@link Joblib#load(java.nio.file.Path, LoadOptions)}: memory mapping, the class
@@ -29,6 +30,7 @@ import java.util.Set;
  *
  * <p>Immutable; build with {@link #builder()}.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class LoadOptions {
   private static final LoadOptions DEFAULTS = builder().build();
 
@@ -119,6 +121,7 @@ public final class LoadOptions {
   }
 
   /** Builds {@link LoadOptions}. */
+  @API(status = API.Status.STABLE, since = "0.1")
   public static final class Builder {
     private MmapMode mmapMode;
     private final Set<String> allowedClasses = new LinkedHashSet<>();

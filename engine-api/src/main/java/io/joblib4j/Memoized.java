@@ -1,6 +1,7 @@
 package io.joblib4j;
 
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * What every memoized function ({@code MemoizedFn0} ... {@code MemoizedFn6}) offers besides being
@@ -8,6 +9,7 @@ import java.time.Duration;
  * unchanged. Memoized functions are serializable, so they can be {@code delayed} and shipped to
  * child JVMs and Spark executors, which read and write the same store.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface Memoized extends java.io.Serializable {
 
   /**

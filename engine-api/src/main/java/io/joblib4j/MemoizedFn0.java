@@ -2,6 +2,7 @@ package io.joblib4j;
 
 import io.joblib4j.fn.Fn0;
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * A memoized function of 0 arguments, made by {@link Memory#cache(Fn0)}: {@link #apply}
@@ -10,6 +11,7 @@ import java.time.Duration;
 
  * @param <R> the result type
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface MemoizedFn0<R> extends Fn0<R>, Memoized {
 
   /** Computes the result even if it is cached, stores it, and returns it with its metadata. */

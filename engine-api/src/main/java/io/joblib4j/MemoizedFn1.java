@@ -2,6 +2,7 @@ package io.joblib4j;
 
 import io.joblib4j.fn.Fn1;
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * A memoized function of 1 argument, made by {@link Memory#cache(Fn1)}: {@link #apply}
@@ -10,6 +11,7 @@ import java.time.Duration;
  * @param <A> the type of argument 1
  * @param <R> the result type
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface MemoizedFn1<A, R> extends Fn1<A, R>, Memoized {
 
   /** Computes the result even if it is cached, stores it, and returns it with its metadata. */

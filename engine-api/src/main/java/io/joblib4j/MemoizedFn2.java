@@ -2,6 +2,7 @@ package io.joblib4j;
 
 import io.joblib4j.fn.Fn2;
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * A memoized function of 2 arguments, made by {@link Memory#cache(Fn2)}: {@link #apply}
@@ -11,6 +12,7 @@ import java.time.Duration;
  * @param <B> the type of argument 2
  * @param <R> the result type
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface MemoizedFn2<A, B, R> extends Fn2<A, B, R>, Memoized {
 
   /** Computes the result even if it is cached, stores it, and returns it with its metadata. */

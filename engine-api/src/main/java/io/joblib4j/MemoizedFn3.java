@@ -2,6 +2,7 @@ package io.joblib4j;
 
 import io.joblib4j.fn.Fn3;
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * A memoized function of 3 arguments, made by {@link Memory#cache(Fn3)}: {@link #apply}
@@ -12,6 +13,7 @@ import java.time.Duration;
  * @param <C> the type of argument 3
  * @param <R> the result type
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface MemoizedFn3<A, B, C, R> extends Fn3<A, B, C, R>, Memoized {
 
   /** Computes the result even if it is cached, stores it, and returns it with its metadata. */

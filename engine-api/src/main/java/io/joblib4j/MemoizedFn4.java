@@ -2,6 +2,7 @@ package io.joblib4j;
 
 import io.joblib4j.fn.Fn4;
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * A memoized function of 4 arguments, made by {@link Memory#cache(Fn4)}: {@link #apply}
@@ -13,6 +14,7 @@ import java.time.Duration;
  * @param <D> the type of argument 4
  * @param <R> the result type
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface MemoizedFn4<A, B, C, D, R> extends Fn4<A, B, C, D, R>, Memoized {
 
   /** Computes the result even if it is cached, stores it, and returns it with its metadata. */

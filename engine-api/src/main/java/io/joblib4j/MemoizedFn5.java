@@ -2,6 +2,7 @@ package io.joblib4j;
 
 import io.joblib4j.fn.Fn5;
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * A memoized function of 5 arguments, made by {@link Memory#cache(Fn5)}: {@link #apply}
@@ -14,6 +15,7 @@ import java.time.Duration;
  * @param <E> the type of argument 5
  * @param <R> the result type
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface MemoizedFn5<A, B, C, D, E, R> extends Fn5<A, B, C, D, E, R>, Memoized {
 
   /** Computes the result even if it is cached, stores it, and returns it with its metadata. */

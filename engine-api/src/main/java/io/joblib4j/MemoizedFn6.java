@@ -2,6 +2,7 @@ package io.joblib4j;
 
 import io.joblib4j.fn.Fn6;
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * A memoized function of 6 arguments, made by {@link Memory#cache(Fn6)}: {@link #apply}
@@ -15,6 +16,7 @@ import java.time.Duration;
  * @param <F> the type of argument 6
  * @param <R> the result type
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface MemoizedFn6<A, B, C, D, E, F, R> extends Fn6<A, B, C, D, E, F, R>, Memoized {
 
   /** Computes the result even if it is cached, stores it, and returns it with its metadata. */

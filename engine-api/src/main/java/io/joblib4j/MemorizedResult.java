@@ -2,6 +2,7 @@ package io.joblib4j;
 
 import java.io.Serializable;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * A reference to a cached result, returned by {@code memoized.callAndShelve(...)} without loading
@@ -10,6 +11,7 @@ import java.util.Optional;
  *
  * @param <R> the result type
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface MemorizedResult<R> extends Serializable {
 
   /**

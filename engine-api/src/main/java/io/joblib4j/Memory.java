@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * joblib's disk cache of function results: a memoized function computes a result once per
@@ -50,6 +51,7 @@ import java.util.Objects;
  * Memory} is serializable (the store is reopened where it lands), and so are its memoized
  * functions.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class Memory implements Serializable {
   @Serial private static final long serialVersionUID = 1L;
 
@@ -232,6 +234,7 @@ public final class Memory implements Serializable {
   }
 
   /** Options of a {@link Memory}; every memoized function inherits them unless it sets its own. */
+  @API(status = API.Status.STABLE, since = "0.1")
   public static final class Builder {
     private final String location;
     private final Store store;

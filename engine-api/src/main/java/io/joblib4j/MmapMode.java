@@ -1,12 +1,14 @@
 package io.joblib4j;
 
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /**
  * How {@link Joblib#load(java.nio.file.Path, MmapMode)} maps array data instead of reading it
  * (joblib's {@code mmap_mode}). Only uncompressed files loaded from a {@code Path} can be mapped;
  * anything else is loaded in memory with a warning.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public enum MmapMode {
   /** joblib {@code "r"}: shared, read-only; writing to the array throws. */
   READ_ONLY("r"),

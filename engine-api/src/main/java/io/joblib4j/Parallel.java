@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
+import org.apiguardian.api.API;
 
 /**
  * joblib's parallel for-loop: runs {@link Delayed} tasks on a backend's workers and gives back
@@ -60,6 +61,7 @@ import java.util.stream.Stream;
  * or uses, so no {@code @transient} is needed on a {@code val p = Parallel...}. The copy owns no
  * workers: a backend given as an instance is created again by name if the copy is ever used.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class Parallel implements AutoCloseable, Serializable {
   @Serial private static final long serialVersionUID = 1L;
   private final ConfigValues explicit;
@@ -268,6 +270,7 @@ public final class Parallel implements AutoCloseable, Serializable {
   }
 
   /** Builds a {@link Parallel}; every setter validates its value at once. */
+  @API(status = API.Status.STABLE, since = "0.1")
   public static final class Builder extends ParallelOptions<Builder> {
     private Builder() {}
 

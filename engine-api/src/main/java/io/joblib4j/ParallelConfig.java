@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Thread-scoped defaults for every {@link Parallel} call made in a block of code — joblib's
@@ -28,6 +29,7 @@ import java.util.Optional;
  * #nestingLevel()} is 1 in a task of a top-level call, and {@link #threadBudget()} is how many
  * threads the task may use itself ({@code cpuCount / nJobs} of the enclosing call).
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class ParallelConfig {
   private final ConfigValues values;
 
@@ -128,6 +130,7 @@ public final class ParallelConfig {
   }
 
   /** An applied configuration; closing it restores the previous one. */
+  @API(status = API.Status.STABLE, since = "0.1")
   public static final class Scope implements AutoCloseable {
     private final ConfigStack.Scope scope;
 
@@ -147,6 +150,7 @@ public final class ParallelConfig {
   }
 
   /** Fills in a {@link ParallelConfig}; every setter validates its value at once. */
+  @API(status = API.Status.STABLE, since = "0.1")
   public static final class Builder extends ParallelOptions<Builder> {
     private Builder() {}
 

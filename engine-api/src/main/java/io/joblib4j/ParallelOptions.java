@@ -5,6 +5,7 @@ import io.joblib4j.internal.parallel.Options;
 import io.joblib4j.spi.Backend;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * The settings shared by {@link Parallel#builder()} and {@link ParallelConfig#builder()}, with
@@ -13,6 +14,7 @@ import java.time.Duration;
  *
  * @param <B> the concrete builder, returned by every setter for chaining
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public abstract class ParallelOptions<B extends ParallelOptions<B>> {
   final Options options = new Options();
 

@@ -1,11 +1,13 @@
 package io.joblib4j;
 
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /**
  * A soft hint for the backend when none is set explicitly (joblib's {@code prefer}). Ignored when
  * a backend is named in the builder or the active {@link ParallelConfig}.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public enum Prefer {
   /** Threads of this JVM: cheap to start, share objects with the caller. */
   THREADS,

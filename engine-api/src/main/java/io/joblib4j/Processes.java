@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Builds a {@code processes} backend explicitly — child-JVM workers, joblib's {@code loky} — for
@@ -35,6 +36,7 @@ import java.util.Objects;
  * <java.io.tmpdir>/joblib4j-cds-<user>}: about a fifth less CPU to start. {@code
  * -Djoblib4j.processes.cds=false} turns this off; a CDS option in {@code jvmOptions} does too.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public final class Processes {
   private Processes() {}
 
@@ -44,6 +46,7 @@ public final class Processes {
   }
 
   /** Builds a processes backend; every setter checks its value when the backend is built. */
+  @API(status = API.Status.MAINTAINED, since = "0.1")
   public static final class Builder {
     private final Map<String, Object> options = new LinkedHashMap<>();
 

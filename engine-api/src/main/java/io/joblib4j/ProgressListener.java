@@ -1,5 +1,7 @@
 package io.joblib4j;
 
+import org.apiguardian.api.API;
+
 /**
  * Told how a {@code Parallel} call progresses: {@code verbose} lines, the console progress bar and
  * the Spark UI integration are all listeners. Register one with {@code
@@ -9,6 +11,7 @@ package io.joblib4j;
  * concurrently for one call. They must return quickly and should not throw (an exception is
  * logged and ignored).
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface ProgressListener {
 
   /** The call started on {@code backend} with {@code nJobs} workers. */
@@ -29,6 +32,7 @@ public interface ProgressListener {
    * @param description the function the call applies ({@code Scorer.score}), or {@code "tasks"}
    * @param verbose the verbosity the user asked for
    */
+  @API(status = API.Status.STABLE, since = "0.1")
   record CallInfo(String callId, String backend, int nJobs, String description, int verbose) {}
 
   /**
@@ -42,6 +46,7 @@ public interface ProgressListener {
    * @param dispatchFinished the input iterator is exhausted
    * @param elapsedNanos time since the call started
    */
+  @API(status = API.Status.STABLE, since = "0.1")
   record Progress(
       long completedTasks,
       long dispatchedTasks,

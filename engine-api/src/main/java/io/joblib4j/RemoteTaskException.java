@@ -3,6 +3,7 @@ package io.joblib4j;
 import java.io.PrintWriter;
 import java.io.Serial;
 import java.io.StringWriter;
+import org.apiguardian.api.API;
 
 /**
  * Stands in for an exception a task threw in another JVM — a child worker of the {@code processes}
@@ -14,6 +15,7 @@ import java.io.StringWriter;
  *
  * <p>Exceptions that can travel come back as themselves, on every backend; only these do not.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public class RemoteTaskException extends JoblibException {
   @Serial private static final long serialVersionUID = 1L;
   /** Cause chains can be cyclic through a misbehaving {@code getCause()}. */

@@ -1,8 +1,10 @@
 package io.joblib4j;
 
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /** A hard constraint on the backend (joblib's {@code require}). */
+@API(status = API.Status.STABLE, since = "0.1")
 public enum Require {
   /**
    * Tasks must see the caller's objects (they mutate shared state): only thread-based backends

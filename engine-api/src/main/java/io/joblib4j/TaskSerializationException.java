@@ -1,6 +1,7 @@
 package io.joblib4j;
 
 import java.io.Serial;
+import org.apiguardian.api.API;
 
 /**
  * A task, its initializer or its result could not cross the boundary to or from a worker JVM:
@@ -11,6 +12,7 @@ import java.io.Serial;
  * that leads to it from the task ({@code argument 1 (Model) → field 'client' (Client) → field
  * 'socket' (java.net.Socket)}). The call fails; the workers stay healthy for the next call.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public class TaskSerializationException extends JoblibException {
   @Serial private static final long serialVersionUID = 1L;
 

@@ -1,11 +1,14 @@
 package io.joblib4j;
 
+import org.apiguardian.api.API;
+
 /**
  * {@link Joblib#load} met a class that is not on the load allow-list, and refused it before
  * creating any instance of it. The message names the class and the two ways to accept it:
  * {@code LoadOptions.builder().allow(TheClass.class)} (or {@code allowPackages("com.acme")}), or,
  * for files you produced yourself, {@code LoadOptions.trusted()}.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public class UnsafeClassException extends JoblibException {
   private static final long serialVersionUID = 1L;
 

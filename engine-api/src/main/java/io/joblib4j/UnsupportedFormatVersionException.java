@@ -1,10 +1,13 @@
 package io.joblib4j;
 
+import org.apiguardian.api.API;
+
 /**
  * The file is a joblib4j container, but written in a format version this version of joblib4j cannot
  * read (usually: written by a newer joblib4j). The data is probably fine; upgrade joblib4j to read
  * it.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public class UnsupportedFormatVersionException extends JoblibException {
   private static final long serialVersionUID = 1L;
 

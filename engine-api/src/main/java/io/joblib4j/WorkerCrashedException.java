@@ -2,6 +2,7 @@ package io.joblib4j;
 
 import java.io.Serial;
 import java.util.OptionalInt;
+import org.apiguardian.api.API;
 
 /**
  * A worker JVM of the {@code processes} backend died while it ran a batch of the call: it was
@@ -12,6 +13,7 @@ import java.util.OptionalInt;
  * <p>The call fails (joblib's {@code TerminatedWorkerError}); the backend replaces the worker, so
  * the next call on the same backend works. Tasks are not retried: they may have had side effects.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public class WorkerCrashedException extends JoblibException {
   @Serial private static final long serialVersionUID = 1L;
 

@@ -5,6 +5,7 @@ import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Where a memory-mapped {@link NDArray} lives: enough for another JVM on the same machine (or with
@@ -28,6 +29,7 @@ import java.util.Objects;
  * @param strides per-axis element strides (C order for an array that is not a view)
  * @param mode the mapping mode of the array this was taken from
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ArrayMapping(String file, long byteOffset, DType dtype, long[] shape, long[] strides, MmapMode mode)
     implements Serializable {
 

@@ -1,9 +1,12 @@
 package io.joblib4j.array;
 
+import org.apiguardian.api.API;
+
 /**
  * The element type of an {@link NDArray}, with numpy's names. Elements are stored little-endian;
  * {@code BOOL} is one byte, 0 or 1; {@code UINT8} reads as 0..255.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public enum DType {
   FLOAT64("float64", 8, 1),
   FLOAT32("float32", 4, 2),

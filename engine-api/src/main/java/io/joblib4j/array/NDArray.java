@@ -19,6 +19,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.apiguardian.api.API;
 
 /**
  * A typed n-dimensional array in C (row-major) order, held on the heap or memory-mapped from a file:
@@ -55,6 +56,7 @@ import java.util.function.Consumer;
  * <p>Serializable: heap data is written inline (a mapped array is serialized as a copy of its
  * elements, unless the stream replaces it with its {@link #mapping()}).
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class NDArray implements Serializable, AutoCloseable {
   private static final long serialVersionUID = 1L;
 

@@ -2,6 +2,7 @@ package io.joblib4j.fn;
 
 import io.joblib4j.internal.Sneaky;
 import java.io.Serializable;
+import org.apiguardian.api.API;
 
 /**
  * A serializable function of 6 arguments, so that a task built from it can leave the JVM (child-JVM
@@ -20,6 +21,7 @@ import java.io.Serializable;
  * @param <R> the result type
  */
 @FunctionalInterface
+@API(status = API.Status.STABLE, since = "0.1")
 public interface Fn6<A, B, C, D, E, F, R> extends Serializable {
 
   /**

@@ -1,6 +1,7 @@
 package io.joblib4j.fn;
 
 import io.joblib4j.internal.fn.Lambdas;
+import org.apiguardian.api.API;
 
 /**
  * The name joblib4j gives a function wherever a user reads it — task descriptions, progress
@@ -9,6 +10,7 @@ import io.joblib4j.internal.fn.Lambdas;
  * function a memoized function or a {@link FunctionAdapter} stands for, never a REPL cell's
  * wrapper class. Backends that name functions in their own messages call it too.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public final class FunctionNames {
   private FunctionNames() {}
 

@@ -1,5 +1,7 @@
 package io.joblib4j.spi;
 
+import org.apiguardian.api.API;
+
 /**
  * Where the batches of a {@code Parallel} call run: threads of this JVM, child JVMs, Spark
  * executors. A backend only <em>executes</em> batches; dispatching, batching, ordering, timeouts,
@@ -14,6 +16,7 @@ package io.joblib4j.spi;
  * through the thread context class loader) or registered with {@link Backends#register}; an
  * instance can also be handed to {@code Parallel.builder().backend(instance)} directly.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public interface Backend extends AutoCloseable {
 
   /** The name this backend is registered under, e.g. {@code "threads"}. */

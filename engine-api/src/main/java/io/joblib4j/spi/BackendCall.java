@@ -1,9 +1,12 @@
 package io.joblib4j.spi;
 
+import org.apiguardian.api.API;
+
 /**
  * One {@code Parallel} call on a backend. The core submits batches, possibly from several threads
  * (completion callbacks dispatch the next batch), and closes the call when it is over.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public interface BackendCall extends AutoCloseable {
 
   /**

@@ -1,6 +1,7 @@
 package io.joblib4j.spi;
 
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * Creates a {@link Backend} by name. Providers are listed in {@code
@@ -11,6 +12,7 @@ import java.util.Map;
  * <p>Names are lowercase letters, digits and dashes, starting with a letter ({@code threads},
  * {@code spark}, {@code my-cluster}).
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public interface BackendProvider {
 
   /** The name users write in {@code backend("...")}. */

@@ -1,5 +1,7 @@
 package io.joblib4j.spi;
 
+import org.apiguardian.api.API;
+
 /**
  * What the core may assume about a backend.
  *
@@ -13,6 +15,7 @@ package io.joblib4j.spi;
  * @param defaultNJobs the number of jobs used when neither the builder nor the active {@code
  *     ParallelConfig} sets one ({@code 1} for local backends as in joblib; {@code -1} for a cluster)
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public record BackendTraits(
     boolean sharedMemory,
     boolean usesThreads,

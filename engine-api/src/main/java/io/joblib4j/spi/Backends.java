@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * The backend registry. Providers listed in {@code META-INF/services/io.joblib4j.spi.BackendProvider}
@@ -16,6 +17,7 @@ import java.util.regex.Pattern;
  * Parallel.builder().backend("my-cluster").nJobs(-1).build();
  * }</pre>
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public final class Backends {
   private static final ProviderRegistry<BackendProvider> PROVIDERS = new ProviderRegistry<>(
       BackendProvider.class, "backend name", Pattern.compile("[a-z][a-z0-9-]{0,63}"),

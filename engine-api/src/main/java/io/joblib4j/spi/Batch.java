@@ -4,6 +4,7 @@ import io.joblib4j.Delayed;
 import java.io.Serializable;
 import java.util.List;
 import java.util.function.IntConsumer;
+import org.apiguardian.api.API;
 
 /**
  * A batch of tasks the core hands to a backend to run on one worker, in order. Batches are
@@ -14,6 +15,7 @@ import java.util.function.IntConsumer;
  * deeper, with the thread budget of the call), stops at the first failing task, and reports the
  * outcome. The backend never runs the tasks itself.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public interface Batch extends Serializable {
 
   /** The call this batch belongs to ({@link CallSpec#callId()}). */

@@ -1,8 +1,11 @@
 package io.joblib4j.spi;
 
+import org.apiguardian.api.API;
+
 /**
  * How a backend reports a batch back to the core. Thread-safe; may be called from any thread.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public interface BatchListener {
 
   /** A worker began running the batch; the task timeout clock starts now. */

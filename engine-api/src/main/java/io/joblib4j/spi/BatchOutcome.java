@@ -3,11 +3,13 @@ package io.joblib4j.spi;
 import java.io.Serial;
 import java.io.Serializable;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * The outcome of running a {@link Batch}: the results of every task, or the first task that failed
  * and its exception (the tasks after it did not run).
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public final class BatchOutcome implements Serializable {
   @Serial private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,7 @@
 package io.joblib4j.spi;
 
+import org.apiguardian.api.API;
+
 /**
  * Moved to {@link io.joblib4j.spi.support.ByteSizes}, with the other helpers implementers call;
  * this forwarder keeps code written against the old name compiling for one release.
@@ -7,6 +9,7 @@ package io.joblib4j.spi;
  * @deprecated use {@link io.joblib4j.spi.support.ByteSizes}
  */
 @Deprecated(since = "0.1", forRemoval = true)
+@API(status = API.Status.DEPRECATED, since = "0.1")
 public final class ByteSizes {
   private ByteSizes() {}
 

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * What the core tells a backend about one {@code Parallel} call.
@@ -23,6 +24,7 @@ import java.util.Optional;
  *     cancels the call through {@link BackendCall#cancel()} when it expires)
  * @param verbose the verbosity the user asked for
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public record CallSpec(
     String callId,
     int nJobs,

@@ -3,6 +3,7 @@ package io.joblib4j.spi;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import org.apiguardian.api.API;
 
 /**
  * A compression codec for {@link io.joblib4j.Joblib#dump} (joblib's {@code CompressorWrapper}).
@@ -22,6 +23,7 @@ import java.io.OutputStream;
  * Joblib.dump(model, Path.of("model.jl4j"), Compress.of("snappy", 5));
  * }</pre>
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public interface Compressor {
   /** Unique, lower case name used in {@code Compress.of(name)}: {@code [a-z][a-z0-9_+-]{0,31}}. */
   String name();

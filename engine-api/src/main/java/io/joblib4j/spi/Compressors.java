@@ -12,6 +12,7 @@ import java.util.ServiceLoader;
 import java.util.WeakHashMap;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.apiguardian.api.API;
 
 /**
  * The registry of {@link Compressor}s: those listed in {@code META-INF/services/io.joblib4j.spi.Compressor}
@@ -20,6 +21,7 @@ import java.util.stream.Collectors;
  * class loader (looked up once per class loader). Names, extensions and magic bytes must be unique;
  * a clash is an {@link IllegalArgumentException} that names both codecs.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public final class Compressors {
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_+-]{0,31}");
   private static final Pattern EXTENSION = Pattern.compile("\\.[a-z0-9][a-z0-9._-]{0,15}");

@@ -4,6 +4,7 @@ import io.joblib4j.spi.support.StorePaths;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * One file of an entry to {@link Store#publish}: its name in the entry directory and what writes
@@ -12,6 +13,7 @@ import java.util.Objects;
  * @param name the file's name, one path segment ({@code output.jl4j})
  * @param writer writes the content
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public record EntryFile(String name, Writer writer) {
 
   public EntryFile {
@@ -27,6 +29,7 @@ public record EntryFile(String name, Writer writer) {
 
   /** Writes a file's bytes. */
   @FunctionalInterface
+  @API(status = API.Status.MAINTAINED, since = "0.1")
   public interface Writer {
     void writeTo(OutputStream out) throws IOException;
   }

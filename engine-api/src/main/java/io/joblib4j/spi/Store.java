@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Where {@code Memory} keeps its entries: local disk (built in), HDFS and other Hadoop
@@ -46,6 +47,7 @@ import java.util.Optional;
  * The abstract {@code StoreContractTest} in joblib4j-engine-api's test jar checks all of these;
  * every store runs it.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public interface Store extends AutoCloseable {
 
   /** The store's root, e.g. {@code file:/home/me/cache} or {@code hdfs://nn:8020/cache}. */
@@ -115,6 +117,7 @@ public interface Store extends AutoCloseable {
   void close();
 
   /** The outcome of {@link #publish}. */
+  @API(status = API.Status.MAINTAINED, since = "0.1")
   enum Publication {
     /** This writer's entry is now visible. */
     PUBLISHED,

@@ -3,6 +3,7 @@ package io.joblib4j.spi;
 import java.net.URI;
 import java.util.Map;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * Opens {@link Store}s for URI schemes. Providers are listed in {@code
@@ -10,6 +11,7 @@ import java.util.Set;
  * loader, or registered with {@link Stores#register}. Plain paths and {@code file:} URIs are the
  * built-in local store.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public interface StoreProvider {
 
   /** The lowercase URI schemes served, e.g. {@code hdfs}, {@code s3a}. */

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * The store registry: opens a {@link Store} for a location by its URI scheme. A plain path or a
@@ -17,6 +18,7 @@ import java.util.regex.Pattern;
  * s3a:}, ... come from providers such as joblib4j-hdfs-store. Providers are found through the thread
  * context class loader and joblib4j's own, or registered by hand.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public final class Stores {
   private static final ProviderRegistry<StoreProvider> PROVIDERS = new ProviderRegistry<>(
       StoreProvider.class, "store scheme", Pattern.compile("[a-z][a-z0-9+.-]{0,31}"),

@@ -1,6 +1,7 @@
 package io.joblib4j.spi;
 
 import java.util.function.BiConsumer;
+import org.apiguardian.api.API;
 
 /**
  * Moved to {@link io.joblib4j.spi.support.Warnings}, with the other helpers implementers call;
@@ -9,6 +10,7 @@ import java.util.function.BiConsumer;
  * @deprecated use {@link io.joblib4j.spi.support.Warnings}
  */
 @Deprecated(since = "0.1", forRemoval = true)
+@API(status = API.Status.DEPRECATED, since = "0.1")
 public final class Warnings {
   private Warnings() {}
 

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apiguardian.api.API;
 
 /**
  * One logical {@link NDArray} kept in a store as chunks of rows, which workers anywhere — Spark
@@ -45,6 +46,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * writer of a chunk wins: a task that Spark retries or runs speculatively writes nothing twice. The
  * layout is in FORMAT.md, "Chunked arrays in a store".
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class ChunkedArray implements Serializable {
   @Serial private static final long serialVersionUID = 1L;
   private static final String DESCRIPTOR_ENTRY = "array";

@@ -9,6 +9,7 @@ import java.net.URI;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
+import org.apiguardian.api.API;
 
 /**
  * Opens {@link Store}s on any Hadoop FileSystem. {@code new Memory("hdfs://nn/cache")} finds this
@@ -70,6 +71,7 @@ import org.apache.hadoop.conf.Configuration;
  * waits for a timeout. A block whose every replica fails its checksum is reported as a corrupt
  * entry, which Memory deletes and recomputes; one whose DataNodes are down is an I/O error.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public final class HadoopStores {
   /** The schemes served through ServiceLoader. */
   public static final Set<String> SCHEMES =

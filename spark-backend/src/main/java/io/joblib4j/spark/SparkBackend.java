@@ -11,6 +11,7 @@ import java.util.Objects;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
+import org.apiguardian.api.API;
 
 /**
  * The {@code spark} backend: the batches of a {@code Parallel} call run on Spark executors.
@@ -38,6 +39,7 @@ import org.apache.spark.sql.SparkSession;
  * otherwise. Closing this backend stops that listener and cancels running calls; Spark keeps
  * running.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class SparkBackend implements Backend {
   private static final BackendTraits TRAITS = new BackendTraits(false, false, true, true, -1);
 

@@ -4,4 +4,7 @@
  * WrapsFunction}) stands for, what a Scala method value forwards to, and the names Scala REPLs give
  * notebook cells' classes.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 package io.joblib4j.internal.fn;
+
+import org.apiguardian.api.API;

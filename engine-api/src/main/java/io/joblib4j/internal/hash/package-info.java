@@ -7,4 +7,7 @@
  * hashed, and {@link io.joblib4j.internal.hash.HashedAs}, for joblib4j's objects that hash as what
  * they stand for. Not API.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 package io.joblib4j.internal.hash;
+
+import org.apiguardian.api.API;

@@ -3,12 +3,14 @@ package io.joblib4j.spi.support;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * Byte sizes written as joblib writes them: {@code "500"}, {@code "64K"}, {@code "1M"}, {@code
  * "10G"} (powers of 1024; an optional trailing {@code B} or {@code iB} is accepted). Backends and
  * stores parse their size options with it, so that every option of joblib4j reads sizes alike.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public final class ByteSizes {
   private static final Pattern SIZE =
       Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*([KMGT]?)(?:I?B)?", Pattern.CASE_INSENSITIVE);

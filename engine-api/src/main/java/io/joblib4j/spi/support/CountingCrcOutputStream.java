@@ -4,6 +4,7 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.zip.CRC32C;
+import org.apiguardian.api.API;
 
 /**
  * Counts and CRC32C-checksums what a writer produces on its way to a store's stream, and keeps
@@ -12,6 +13,7 @@ import java.util.zip.CRC32C;
  * the size and checksum this sees; a {@link io.joblib4j.spi.Store} that keeps checksums of its own files can use it
  * the same way.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public final class CountingCrcOutputStream extends FilterOutputStream {
   private final CRC32C crc = new CRC32C();
   private long bytes;

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.lang.invoke.SerializedLambda;
 import java.lang.reflect.Method;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * The {@link SerializedLambda} the compiler generates for a serializable lambda or method
@@ -11,6 +12,7 @@ import java.util.Optional;
  * identify memoized ones, and to find the captured value that keeps a task from being serialized;
  * a backend that walks what its tasks hold can read it the same way.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public final class SerializedLambdas {
   private SerializedLambdas() {}
 

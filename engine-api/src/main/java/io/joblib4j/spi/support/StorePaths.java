@@ -1,12 +1,14 @@
 package io.joblib4j.spi.support;
 
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * The path rules every {@link io.joblib4j.spi.Store} enforces, so that no function name or
  * argument can make a path outside the store's root: relative, {@code /}-separated, each segment {@code
  * [A-Za-z0-9._-]+}, never {@code .} or {@code ..}, at most 255 characters per segment.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public final class StorePaths {
   private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9._-]{1,255}");
 

@@ -3,6 +3,7 @@ package io.joblib4j.spi.support;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
+import org.apiguardian.api.API;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -11,6 +12,7 @@ import org.slf4j.LoggerFactory;
  * that a warning was given. Backends and stores warn through it too, so that an application (or a
  * test) sees the warnings of every module in one place.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public final class Warnings {
   private static final List<BiConsumer<Class<?>, String>> HOOKS = new CopyOnWriteArrayList<>();
 

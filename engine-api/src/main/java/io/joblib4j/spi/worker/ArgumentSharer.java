@@ -2,6 +2,7 @@ package io.joblib4j.spi.worker;
 
 import io.joblib4j.spi.Batch;
 import java.io.IOException;
+import org.apiguardian.api.API;
 
 /**
  * How a backend ships large task arguments once per call instead of once per batch: the processes
@@ -13,6 +14,7 @@ import java.io.IOException;
  * <p>One sharer serves one call, from the thread that submits batches; {@link #close} frees what
  * it shared when the call ends.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public interface ArgumentSharer extends AutoCloseable {
 
   /** How to write the objects of {@code batch}; called before it is serialized. */
@@ -29,6 +31,7 @@ public interface ArgumentSharer extends AutoCloseable {
 
   /** What to serialize in place of an object. */
   @FunctionalInterface
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
   interface Replacer {
     /** Writes every object as itself. */
     Replacer NONE = object -> object;

@@ -13,6 +13,7 @@ import java.io.OutputStream;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import org.apiguardian.api.API;
 
 /**
  * The parent's side of what crosses to workers in other JVMs, for one call: it serializes batches
@@ -30,6 +31,7 @@ import java.util.function.Function;
  *
  * <p>{@link #close} closes the call's {@link ArgumentSharer}.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class BatchCodec implements AutoCloseable {
   private final WireFormat format;
   private final ClassLoader loader;
@@ -189,6 +191,7 @@ public final class BatchCodec implements AutoCloseable {
   }
 
   /** How a codec is set up; the worker side's {@link WorkerLoop.Builder} must use the same {@link WireFormat}. */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
   public static final class Builder {
     private WireFormat format = WireFormat.PORTABLE;
     private ClassLoader loader;

@@ -1,6 +1,7 @@
 package io.joblib4j.spi.worker;
 
 import java.security.MessageDigest;
+import org.apiguardian.api.API;
 
 /**
  * What a worker says first when it connects to its parent: who it is, and the secret token that
@@ -14,6 +15,7 @@ import java.security.MessageDigest;
  * @param pid the worker's process id
  * @param maxHeapBytes the worker JVM's maximum heap
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record Hello(int version, byte[] token, String scope, String worker, long pid, long maxHeapBytes) {
   /** The protocol version of this joblib4j; a worker of another version cannot be served. */
   public static final int VERSION = 2;

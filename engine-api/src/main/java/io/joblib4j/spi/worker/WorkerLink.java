@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * The parent's end of one worker's connection: the handshake, the frames the parent sends, and
@@ -22,6 +23,7 @@ import java.util.Set;
  * <p>The link also remembers which initializer the worker has run: {@link #sendBatch} ships the
  * initializer's bytes only until the worker has started a batch after receiving them.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class WorkerLink implements Closeable {
   private final Socket socket;
   private final DataInputStream in;
@@ -210,6 +212,7 @@ public final class WorkerLink implements Closeable {
   }
 
   /** What a worker reports, told from the link's reading thread. */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
   public interface Events {
     /** The batch {@code job} began running (its initializer, if any, ran). */
     void started(long job);

@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import org.apiguardian.api.API;
 
 /**
  * A worker's side of the protocol, the same for every backend whose workers are other JVMs: it
@@ -37,6 +38,7 @@ import java.util.function.IntConsumer;
  *
  * <p>Not thread-safe, except {@link #exiting}.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class WorkerLoop {
   private final String name;
   private final WireFormat format;
@@ -267,6 +269,7 @@ public final class WorkerLoop {
   }
 
   /** How a worker loop is set up. */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
   public static final class Builder {
     private final String name;
     private WireFormat format = WireFormat.PORTABLE;
