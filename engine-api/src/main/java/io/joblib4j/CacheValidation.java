@@ -20,10 +20,21 @@ import org.apiguardian.api.API;
 @API(status = API.Status.STABLE, since = "0.1")
 public interface CacheValidation extends Serializable {
 
-  /** Whether the entry described by {@code metadata} may be used; {@code clock} tells the time. */
+  /**
+   * Whether the entry described by {@code metadata} may be used; {@code clock} tells the time.
+   *
+   * @param metadata the entry's metadata
+   * @param clock the Memory's clock
+   * @return whether the entry may be used
+   */
   boolean isValid(CacheMetadata metadata, Clock clock);
 
-  /** Valid while younger than {@code age} (joblib's {@code expires_after}). */
+  /**
+   * Valid while younger than {@code age} (joblib's {@code expires_after}).
+   *
+   * @param age the age at which entries are computed again
+   * @return the validation
+   */
   static CacheValidation expiresAfter(Duration age) {
     Objects.requireNonNull(age, "age");
     if (age.isNegative()) {

@@ -48,8 +48,11 @@ public final class Compress implements java.io.Serializable {
     EXACT
   }
 
+  /** Whether a file name's extension may pick the codec, and which codec applies otherwise. */
   private final Kind kind;
+  /** The codec's name for an exact setting, else null. */
   private final String method;
+  /** The level, 1 to 9; 0 none; -1 the codec's default. */
   private final int level;
 
   private Compress(Kind kind, String method, int level) {
@@ -58,12 +61,22 @@ public final class Compress implements java.io.Serializable {
     this.level = level;
   }
 
-  /** No compression, unless the file's extension names a codec (joblib {@code compress=0}). */
+  /**
+   * No compression, unless the file's extension names a codec (joblib {@code compress=0}).
+   *
+   * @return the setting
+   */
   public static Compress none() {
     return NONE;
   }
 
-  /** {@code true}: zlib level 3 (a known extension overrides the codec); {@code false}: {@link #none()}. */
+  /**
+   * {@code true}: zlib level 3 (a known extension overrides the codec); {@code false}: {@link
+   * #none()}.
+   *
+   * @param compress whether to compress
+   * @return the setting
+   */
   public static Compress of(boolean compress) {
     return compress ? new Compress(Kind.ZLIB_UNLESS_EXTENSION, null, -1) : NONE;
   }
@@ -72,6 +85,8 @@ public final class Compress implements java.io.Serializable {
    * A level: 0 is {@link #none()}; 1 to 9 is zlib at that level, unless a known extension chooses
    * another codec (used at this level).
    *
+   * @param level 0 to 9
+   * @return the setting
    * @throws IllegalArgumentException unless {@code 0 <= level <= 9}
    */
   public static Compress of(int level) {
@@ -82,6 +97,8 @@ public final class Compress implements java.io.Serializable {
   /**
    * The codec called {@code method} at its default level, whatever the file extension.
    *
+   * @param method a codec's name, e.g. {@code "zstd"}
+   * @return the setting
    * @throws IllegalArgumentException if no codec of that name is registered
    */
   public static Compress of(String method) {
@@ -93,6 +110,9 @@ public final class Compress implements java.io.Serializable {
    * Exactly {@code method} at {@code level}, whatever the file extension; level 0 writes
    * uncompressed (as joblib's {@code (method, 0)}).
    *
+   * @param method a codec's name
+   * @param level 1 to 9, or 0 for none
+   * @return the setting
    * @throws IllegalArgumentException for an unknown codec or a level outside 0..9
    */
   public static Compress of(String method, int level) {
@@ -106,6 +126,8 @@ public final class Compress implements java.io.Serializable {
    * {@code "0"}..{@code "9"}, a codec name {@code "zstd"}, or {@code "name:level"} such as {@code
    * "zstd:3"}.
    *
+   * @param spec {@code "none"}, {@code "3"}, {@code "gzip"}, {@code "zstd:3"}, ...
+   * @return the setting
    * @throws IllegalArgumentException for anything else
    */
   public static Compress parse(String spec) {

@@ -10,6 +10,12 @@ import org.apiguardian.api.API;
 public class CorruptCacheEntryException extends JoblibException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * A damaged entry.
+   *
+   * @param message which entry, and what was wrong
+   * @param cause the error that showed it
+   */
   public CorruptCacheEntryException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -14,19 +14,37 @@ import org.apiguardian.api.API;
 public class CorruptFileException extends JoblibException {
   private static final long serialVersionUID = 1L;
 
+  /** The file, or {@code "stream"}. */
   private final String source;
 
+  /**
+   * A container that cannot be read.
+   *
+   * @param source the file, or {@code "stream"}
+   * @param problem what was wrong, in words
+   */
   public CorruptFileException(String source, String problem) {
     super(source + ": " + problem);
     this.source = source;
   }
 
+  /**
+   * A container that cannot be read, for {@code cause}.
+   *
+   * @param source the file, or {@code "stream"}
+   * @param problem what was wrong, in words
+   * @param cause the error that showed it
+   */
   public CorruptFileException(String source, String problem, Throwable cause) {
     super(source + ": " + problem, cause);
     this.source = source;
   }
 
-  /** The file the problem was found in, or {@code "stream"} when loading from an InputStream. */
+  /**
+   * The file the problem was found in, or {@code "stream"} when loading from an InputStream.
+   *
+   * @return the source
+   */
   public String source() {
     return source;
   }

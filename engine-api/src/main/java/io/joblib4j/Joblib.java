@@ -47,19 +47,34 @@ public final class Joblib {
    * Writes {@code value} to {@code file}, compressed if the file's extension names a codec ({@code
    * .z .gz .bz2 .lzma .xz .lz4 .zst}). The file is written under a temporary name and renamed into
    * place, so a failure never leaves a partial file (nor destroys an existing one).
+   *
+   * @param value the value: anything the format stores (see FORMAT.md); arrays are stored raw
+   * @param file the file, replaced atomically
    */
   public static void dump(Object value, Path file) {
     dump(value, file, Compress.none());
   }
 
-  /** Writes {@code value} to {@code file} with joblib's {@code compress} rules (see {@link Compress}). */
+  /**
+   * Writes {@code value} to {@code file} with joblib's {@code compress} rules (see {@link
+   * Compress}).
+   *
+   * @param value the value: anything the format stores (see FORMAT.md); arrays are stored raw
+   * @param file the file, replaced atomically
+   * @param compress how to compress
+   */
   public static void dump(Object value, Path file, Compress compress) {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(compress, "compress");
     Dumps.toFile(value, file, compress);
   }
 
-  /** Writes {@code value} to {@code out}, uncompressed; {@code out} is flushed, not closed. */
+  /**
+   * Writes {@code value} to {@code out}, uncompressed; {@code out} is flushed, not closed.
+   *
+   * @param value the value: anything the format stores (see FORMAT.md); arrays are stored raw
+   * @param out the stream, flushed but not closed
+   */
   public static void dump(Object value, OutputStream out) {
     dump(value, out, Compress.none());
   }
@@ -67,6 +82,10 @@ public final class Joblib {
   /**
    * Writes {@code value} to {@code out}, which is flushed, not closed. A stream has no extension,
    * so {@link Compress#none()} means uncompressed.
+   *
+   * @param value the value: anything the format stores (see FORMAT.md); arrays are stored raw
+   * @param out the stream, flushed but not closed
+   * @param compress how to compress
    */
   public static void dump(Object value, OutputStream out, Compress compress) {
     Objects.requireNonNull(out, "out");
@@ -74,7 +93,13 @@ public final class Joblib {
     Dumps.toStream(value, out, compress);
   }
 
-  /** Reads the value in {@code file} with the default {@link LoadOptions}. */
+  /**
+   * Reads the value in {@code file} with the default {@link LoadOptions}.
+   *
+   * @param <T> the type the caller expects
+   * @param file a file {@code dump} wrote, compressed or not
+   * @return the value
+   */
   public static <T> T load(Path file) {
     return load(file, LoadOptions.defaults());
   }
@@ -83,12 +108,24 @@ public final class Joblib {
    * Reads the value in {@code file}, memory-mapping its {@link io.joblib4j.array.NDArray}s in {@code
    * mode} (each array in the value gets its own mapping). A compressed file cannot be mapped and is
    * loaded in memory, with a warning. Plain Java arrays are always read into memory.
+   *
+   * @param <T> the type the caller expects
+   * @param file a file {@code dump} wrote, uncompressed to be mapped
+   * @param mode how arrays are mapped
+   * @return the value, its arrays mapped
    */
   public static <T> T load(Path file, MmapMode mode) {
     return load(file, LoadOptions.builder().mmapMode(mode).build());
   }
 
-  /** Reads the value in {@code file} with {@code options}. */
+  /**
+   * Reads the value in {@code file} with {@code options}.
+   *
+   * @param <T> the type the caller expects
+   * @param file a file {@code dump} wrote
+   * @param options the allow-list, mapping and limits
+   * @return the value
+   */
   @SuppressWarnings("unchecked")
   public static <T> T load(Path file, LoadOptions options) {
     Objects.requireNonNull(file, "file");
@@ -101,12 +138,23 @@ public final class Joblib {
    * one dump are consumed, so several dumps can follow each other in one stream. A compressed
    * stream is read to its end, its codec's trailer checked: it must hold one dump and nothing
    * after it.
+   *
+   * @param <T> the type the caller expects
+   * @param in a stream of what {@code dump} wrote, read to its end record
+   * @return the value
    */
   public static <T> T load(InputStream in) {
     return load(in, LoadOptions.defaults());
   }
 
-  /** Reads one value from {@code in} with {@code options}; an mmap mode is ignored with a warning. */
+  /**
+   * Reads one value from {@code in} with {@code options}; an mmap mode is ignored with a warning.
+   *
+   * @param <T> the type the caller expects
+   * @param in a stream of what {@code dump} wrote, read to its end record
+   * @param options the allow-list and limits
+   * @return the value
+   */
   @SuppressWarnings("unchecked")
   public static <T> T load(InputStream in, LoadOptions options) {
     Objects.requireNonNull(in, "in");
@@ -117,6 +165,9 @@ public final class Joblib {
   /**
    * The xxHash3-128 content hash of {@code value} as 32 hex digits: equal for equal content, in any
    * JVM, run or machine. See {@link #hash(Object, HashAlgorithm)} for what "content" means.
+   *
+   * @param value any value
+   * @return 32 lower-case hex digits
    */
   public static String hash(Object value) {
     return hash(value, HashAlgorithm.XXH3_128);
@@ -148,6 +199,9 @@ public final class Joblib {
    *       like two equal copies.
    * </ul>
    *
+   * @param value any value
+   * @param algorithm the hash function
+   * @return the digest in lower-case hex
    * @throws IllegalArgumentException if the value nests deeper than 256 levels, or holds something
    *     that cannot be hashed (an object whose fields the JDK does not open, such as a Thread or a
    *     lock; a lambda that is not serializable); the message names the path from the value to it

@@ -14,10 +14,21 @@ import org.apiguardian.api.API;
 public class JoblibException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * An error with its explanation.
+   *
+   * @param message what was wrong and what to do
+   */
   public JoblibException(String message) {
     super(message);
   }
 
+  /**
+   * An error with its explanation and cause.
+   *
+   * @param message what was wrong and what to do
+   * @param cause the error behind it
+   */
   public JoblibException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -50,7 +50,11 @@ public final class LoadOptions {
     this.maxDepth = b.maxDepth;
   }
 
-  /** The defaults: no mapping, the default allow-list, the default limits. */
+  /**
+   * The defaults: no mapping, the default allow-list, the default limits.
+   *
+   * @return the default options
+   */
   public static LoadOptions defaults() {
     return DEFAULTS;
   }
@@ -58,17 +62,27 @@ public final class LoadOptions {
   /**
    * Accept any class: for files you produced yourself. Loading an untrusted file this way can run
    * arbitrary code, exactly like Java serialization or Python's pickle.
+   *
+   * @return options that load any class
    */
   public static LoadOptions trusted() {
     return builder().trusted().build();
   }
 
-  /** A builder starting from the defaults. */
+  /**
+   * A builder starting from the defaults.
+   *
+   * @return a builder starting from the defaults
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** A builder starting from these options. */
+  /**
+   * A builder starting from these options.
+   *
+   * @return a builder starting from these options
+   */
   public Builder toBuilder() {
     Builder b = new Builder();
     b.mmapMode = mmapMode;
@@ -80,22 +94,38 @@ public final class LoadOptions {
     return b;
   }
 
-  /** How to map array data; empty means read everything into memory. */
+  /**
+   * How to map array data; empty means read everything into memory.
+   *
+   * @return how arrays are mapped, or empty to read them into the heap
+   */
   public Optional<MmapMode> mmapMode() {
     return Optional.ofNullable(mmapMode);
   }
 
-  /** Binary names of the classes accepted beyond the defaults. */
+  /**
+   * Binary names of the classes accepted beyond the defaults.
+   *
+   * @return the class names allowed beyond the default allow-list
+   */
   public Set<String> allowedClasses() {
     return allowedClasses;
   }
 
-  /** Packages (and their sub-packages) whose classes are accepted beyond the defaults. */
+  /**
+   * Packages (and their sub-packages) whose classes are accepted beyond the defaults.
+   *
+   * @return the packages whose classes are allowed
+   */
   public Set<String> allowedPackages() {
     return allowedPackages;
   }
 
-  /** Whether every class is accepted. */
+  /**
+   * Whether every class is accepted.
+   *
+   * @return whether any class may be loaded
+   */
   public boolean isTrusted() {
     return trusted;
   }
@@ -103,12 +133,18 @@ public final class LoadOptions {
   /**
    * The most bytes a compressed file may decompress to, and the most bytes of arrays a stream may
    * make us allocate. Default: the JVM's maximum heap, since everything decompressed ends up there.
+   *
+   * @return the limit in bytes
    */
   public long maxDecompressedBytes() {
     return maxDecompressedBytes;
   }
 
-  /** How deeply values may nest (lists in maps in records ...); deeper files are refused. */
+  /**
+   * How deeply values may nest (lists in maps in records ...); deeper files are refused.
+   *
+   * @return the limit
+   */
   public int maxDepth() {
     return maxDepth;
   }
@@ -132,18 +168,33 @@ public final class LoadOptions {
 
     private Builder() {}
 
-    /** Map array data in this mode ({@code null}: read into memory). */
+    /**
+     * Map array data in this mode ({@code null}: read into memory).
+     *
+     * @param mode the mapping, or null for none
+     * @return this builder
+     */
     public Builder mmapMode(MmapMode mode) {
       this.mmapMode = mode;
       return this;
     }
 
-    /** Map array data in this joblib mode: {@code "r"}, {@code "r+"}, {@code "w+"}, {@code "c"}. */
+    /**
+     * Map array data in this joblib mode: {@code "r"}, {@code "r+"}, {@code "w+"}, {@code "c"}.
+     *
+     * @param joblibMode joblib's {@code "r"}, {@code "r+"}, {@code "c"}, or null
+     * @return this builder
+     */
     public Builder mmapMode(String joblibMode) {
       return mmapMode(joblibMode == null ? null : MmapMode.fromJoblib(joblibMode));
     }
 
-    /** Accept these classes too (and arrays of them). */
+    /**
+     * Accept these classes too (and arrays of them).
+     *
+     * @param classes the classes
+     * @return this builder
+     */
     public Builder allow(Class<?>... classes) {
       for (Class<?> c : classes) {
         allowedClasses.add(Objects.requireNonNull(c, "class").getName());
@@ -151,13 +202,23 @@ public final class LoadOptions {
       return this;
     }
 
-    /** Accept the classes of these binary names too, e.g. {@code "com.acme.Model$Layer"}. */
+    /**
+     * Accept the classes of these binary names too, e.g. {@code "com.acme.Model$Layer"}.
+     *
+     * @param names binary class names
+     * @return this builder
+     */
     public Builder allowClassNames(String... names) {
       allowedClasses.addAll(Arrays.asList(names));
       return this;
     }
 
-    /** Accept every class in these packages and their sub-packages, e.g. {@code "com.acme.ml"}. */
+    /**
+     * Accept every class in these packages and their sub-packages, e.g. {@code "com.acme.ml"}.
+     *
+     * @param packages package names
+     * @return this builder
+     */
     public Builder allowPackages(String... packages) {
       for (String p : packages) {
         String name = Objects.requireNonNull(p, "package").endsWith(".") ? p.substring(0, p.length() - 1) : p;
@@ -170,13 +231,22 @@ public final class LoadOptions {
       return this;
     }
 
-    /** Accept any class (see {@link LoadOptions#trusted()}). */
+    /**
+     * Accept any class (see {@link LoadOptions#trusted()}).
+     *
+     * @return this builder
+     */
     public Builder trusted() {
       this.trusted = true;
       return this;
     }
 
-    /** See {@link LoadOptions#maxDecompressedBytes()}; must be positive. */
+    /**
+     * See {@link LoadOptions#maxDecompressedBytes()}; must be positive.
+     *
+     * @param bytes the limit, positive
+     * @return this builder
+     */
     public Builder maxDecompressedBytes(long bytes) {
       if (bytes <= 0) {
         throw new IllegalArgumentException("maxDecompressedBytes must be positive, got " + bytes);
@@ -185,7 +255,12 @@ public final class LoadOptions {
       return this;
     }
 
-    /** See {@link LoadOptions#maxDepth()}; must be in 1..10000. */
+    /**
+     * See {@link LoadOptions#maxDepth()}; must be in 1..10000.
+     *
+     * @param depth the limit, positive
+     * @return this builder
+     */
     public Builder maxDepth(int depth) {
       if (depth < 1 || depth > 10_000) {
         throw new IllegalArgumentException("maxDepth must be in 1..10000, got " + depth);
@@ -194,6 +269,11 @@ public final class LoadOptions {
       return this;
     }
 
+    /**
+     * The options.
+     *
+     * @return the options, immutable
+     */
     public LoadOptions build() {
       return new LoadOptions(this);
     }

@@ -14,16 +14,30 @@ import org.apiguardian.api.API;
 @API(status = API.Status.STABLE, since = "0.1")
 public interface MemoizedFn1<A, R> extends Fn1<A, R>, Memoized {
 
-  /** Computes the result even if it is cached, stores it, and returns it with its metadata. */
+  /**
+   * Computes the result even if it is cached, stores it, and returns it with its metadata.
+   *
+   * @param a the first argument
+   * @return the result and the metadata of the entry now stored
+   */
   CallResult<R> call(A a);
 
   /**
    * Makes sure the result is stored (computing it if needed) and returns a reference to it without
    * loading it.
+   *
+   * @param a the first argument
+   * @return a serializable reference to the stored result
    */
   MemorizedResult<R> callAndShelve(A a);
 
-  /** Whether a valid result for these arguments is stored (an invalid one is deleted, as joblib does). */
+  /**
+   * Whether a valid result for these arguments is stored (an invalid one is deleted, as joblib
+   * does).
+   *
+   * @param a the first argument
+   * @return whether a valid entry exists for these arguments
+   */
   boolean checkCallInCache(A a);
 
   @Override

@@ -7,6 +7,11 @@ import org.apiguardian.api.API;
 public class MissingCacheEntryException extends JoblibException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * An entry that is not there.
+   *
+   * @param message which entry
+   */
   public MissingCacheEntryException(String message) {
     super(message);
   }

@@ -23,7 +23,11 @@ public enum MmapMode {
     this.joblibName = joblibName;
   }
 
-  /** The joblib / numpy spelling of this mode: {@code "r"}, {@code "r+"} or {@code "c"}. */
+  /**
+   * The joblib / numpy spelling of this mode: {@code "r"}, {@code "r+"} or {@code "c"}.
+   *
+   * @return {@code "r"}, {@code "r+"} or {@code "c"}
+   */
   public String joblibName() {
     return joblibName;
   }
@@ -33,6 +37,8 @@ public enum MmapMode {
    * "w+"}, which means {@link #READ_WRITE} (joblib never zeroes data on load). Also accepts the enum
    * names, case-insensitively.
    *
+   * @param mode joblib's {@code "r"}, {@code "r+"}, {@code "w+"} or {@code "c"}
+   * @return the mode
    * @throws IllegalArgumentException for any other string
    */
   public static MmapMode fromJoblib(String mode) {

@@ -14,7 +14,12 @@ public enum Prefer {
   /** Child JVMs: isolation from crashes and global state, at the cost of serialization. */
   PROCESSES;
 
-  /** Parses joblib's spelling: {@code "threads"} or {@code "processes"}. */
+  /**
+   * Parses joblib's spelling: {@code "threads"} or {@code "processes"}.
+   *
+   * @param value {@code "threads"} or {@code "processes"}
+   * @return the preference
+   */
   public static Prefer parse(String value) {
     if (value != null) {
       switch (value.trim().toLowerCase(Locale.ROOT)) {

@@ -14,13 +14,28 @@ import org.apiguardian.api.API;
 @API(status = API.Status.STABLE, since = "0.1")
 public interface ProgressListener {
 
-  /** The call started on {@code backend} with {@code nJobs} workers. */
+  /**
+   * The call started on {@code backend} with {@code nJobs} workers.
+   *
+   * @param call the call
+   */
   default void started(CallInfo call) {}
 
-  /** Tasks were dispatched or finished; {@code progress} is a snapshot. */
+  /**
+   * Tasks were dispatched or finished; {@code progress} is a snapshot.
+   *
+   * @param call the call
+   * @param progress the tasks done so far
+   */
   default void progressed(CallInfo call, Progress progress) {}
 
-  /** The call ended: all results delivered, or {@code failure} (null on success). */
+  /**
+   * The call ended: all results delivered, or {@code failure} (null on success).
+   *
+   * @param call the call
+   * @param progress the tasks done in the end
+   * @param failure why the call failed, or null if it succeeded
+   */
   default void finished(CallInfo call, Progress progress, Throwable failure) {}
 
   /**
@@ -55,7 +70,11 @@ public interface ProgressListener {
       boolean dispatchFinished,
       long elapsedNanos) {
 
-    /** Whether every task finished. */
+    /**
+     * Whether every task finished.
+     *
+     * @return whether every task is done
+     */
     public boolean complete() {
       return dispatchFinished && completedTasks == dispatchedTasks;
     }

@@ -13,7 +13,12 @@ public enum Require {
    */
   SHAREDMEM;
 
-  /** Parses joblib's spelling: {@code "sharedmem"}. */
+  /**
+   * Parses joblib's spelling: {@code "sharedmem"}.
+   *
+   * @param value {@code "sharedmem"}
+   * @return the requirement
+   */
   public static Require parse(String value) {
     if (value != null && value.trim().toLowerCase(Locale.ROOT).equals("sharedmem")) {
       return SHAREDMEM;

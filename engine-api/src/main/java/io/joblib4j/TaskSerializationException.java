@@ -16,7 +16,9 @@ import org.apiguardian.api.API;
 public class TaskSerializationException extends JoblibException {
   @Serial private static final long serialVersionUID = 1L;
 
+  /** The class at fault, or null. */
   private final String className;
+  /** The field path to it, or {@code ""}. */
   private final String path;
 
   /**
@@ -31,12 +33,20 @@ public class TaskSerializationException extends JoblibException {
     this.path = path == null ? "" : path;
   }
 
-  /** The class at fault (binary name), or {@code null} if the error does not name one. */
+  /**
+   * The class at fault (binary name), or {@code null} if the error does not name one.
+   *
+   * @return the binary class name, or {@code null}
+   */
   public String className() {
     return className;
   }
 
-  /** The field path from the task to the object at fault, or {@code ""} if not known. */
+  /**
+   * The field path from the task to the object at fault, or {@code ""} if not known.
+   *
+   * @return the path, e.g. {@code argument 0 (Model) → field 'client' (Client)}
+   */
   public String path() {
     return path;
   }

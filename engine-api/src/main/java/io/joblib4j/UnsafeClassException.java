@@ -12,8 +12,15 @@ import org.apiguardian.api.API;
 public class UnsafeClassException extends JoblibException {
   private static final long serialVersionUID = 1L;
 
+  /** The refused class. */
   private final String className;
 
+  /**
+   * A refused class, with the message saying how to allow it.
+   *
+   * @param source the file, or {@code "stream"}
+   * @param className the class's binary name
+   */
   public UnsafeClassException(String source, String className) {
     super(source + ": refused to load class " + className + ", which is not on the allow-list. "
         + "If you trust this file, allow it with LoadOptions.builder().allow(" + simple(className)
@@ -21,7 +28,11 @@ public class UnsafeClassException extends JoblibException {
     this.className = className;
   }
 
-  /** The binary name of the refused class, as written in the file. */
+  /**
+   * The binary name of the refused class, as written in the file.
+   *
+   * @return the class name
+   */
   public String className() {
     return className;
   }

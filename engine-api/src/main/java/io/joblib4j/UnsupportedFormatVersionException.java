@@ -11,15 +11,27 @@ import org.apiguardian.api.API;
 public class UnsupportedFormatVersionException extends JoblibException {
   private static final long serialVersionUID = 1L;
 
+  /** The format version found. */
   private final int version;
 
+  /**
+   * A container of a newer format version.
+   *
+   * @param source the file, or {@code "stream"}
+   * @param version the version found
+   * @param supported the newest version this joblib4j reads
+   */
   public UnsupportedFormatVersionException(String source, int version, int supported) {
     super(source + ": written in joblib4j container format version " + version
         + ", but this joblib4j reads versions up to " + supported + "; upgrade joblib4j to load it");
     this.version = version;
   }
 
-  /** The major format version found in the file. */
+  /**
+   * The major format version found in the file.
+   *
+   * @return the version
+   */
   public int version() {
     return version;
   }

@@ -17,8 +17,11 @@ import org.apiguardian.api.API;
 public class WorkerCrashedException extends JoblibException {
   @Serial private static final long serialVersionUID = 1L;
 
+  /** The worker's process id. */
   private final long pid;
+  /** Its exit status, or -1 if unknown. */
   private final int exitCode;
+  /** A short phrase saying why it likely died. */
   private final String likelyCause;
 
   /**
@@ -35,22 +38,38 @@ public class WorkerCrashedException extends JoblibException {
     this.likelyCause = likelyCause;
   }
 
-  /** The process id of the worker that died. */
+  /**
+   * The process id of the worker that died.
+   *
+   * @return the process id
+   */
   public long pid() {
     return pid;
   }
 
-  /** The worker's exit status, if it is known. */
+  /**
+   * The worker's exit status, if it is known.
+   *
+   * @return the exit status, if known
+   */
   public OptionalInt exitCode() {
     return exitCode < 0 ? OptionalInt.empty() : OptionalInt.of(exitCode);
   }
 
-  /** The signal that killed the worker ({@code 9} for SIGKILL), if it died by a signal. */
+  /**
+   * The signal that killed the worker ({@code 9} for SIGKILL), if it died by a signal.
+   *
+   * @return the signal, if the worker died of one
+   */
   public OptionalInt signal() {
     return exitCode > 128 && exitCode < 128 + 65 ? OptionalInt.of(exitCode - 128) : OptionalInt.empty();
   }
 
-  /** The likely cause, e.g. {@code "ran out of Java heap"} or {@code "killed by SIGKILL"}. */
+  /**
+   * The likely cause, e.g. {@code "ran out of Java heap"} or {@code "killed by SIGKILL"}.
+   *
+   * @return e.g. {@code "ran out of Java heap"}
+   */
   public String likelyCause() {
     return likelyCause;
   }

@@ -12,6 +12,11 @@ import org.apiguardian.api.API;
 public class ReadOnlyArrayException extends JoblibException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * A write refused.
+   *
+   * @param message which array, and how to get a writable one
+   */
   public ReadOnlyArrayException(String message) {
     super(message);
   }

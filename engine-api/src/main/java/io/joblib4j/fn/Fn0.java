@@ -22,11 +22,17 @@ public interface Fn0<R> extends Serializable {
   /**
    * Computes the result.
    *
+   * @return the result
    * @throws Exception whatever the function throws
    */
   R invoke() throws Exception;
 
-  /** Computes the result; an exception thrown by {@link #invoke} propagates unchanged, even a checked one. */
+  /**
+   * Computes the result; an exception thrown by {@link #invoke} propagates unchanged, even a
+   * checked one.
+   *
+   * @return the result, as {@link #invoke} computed it
+   */
   default R apply() {
     try {
       return invoke();

@@ -22,11 +22,19 @@ public interface Fn1<A, R> extends Serializable {
   /**
    * Computes the result.
    *
+   * @param a the first argument
+   * @return the result
    * @throws Exception whatever the function throws
    */
   R invoke(A a) throws Exception;
 
-  /** Computes the result; an exception thrown by {@link #invoke} propagates unchanged, even a checked one. */
+  /**
+   * Computes the result; an exception thrown by {@link #invoke} propagates unchanged, even a
+   * checked one.
+   *
+   * @param a the first argument
+   * @return the result, as {@link #invoke} computed it
+   */
   default R apply(A a) {
     try {
       return invoke(a);

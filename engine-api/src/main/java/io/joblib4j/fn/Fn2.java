@@ -23,11 +23,21 @@ public interface Fn2<A, B, R> extends Serializable {
   /**
    * Computes the result.
    *
+   * @param a the first argument
+   * @param b the second argument
+   * @return the result
    * @throws Exception whatever the function throws
    */
   R invoke(A a, B b) throws Exception;
 
-  /** Computes the result; an exception thrown by {@link #invoke} propagates unchanged, even a checked one. */
+  /**
+   * Computes the result; an exception thrown by {@link #invoke} propagates unchanged, even a
+   * checked one.
+   *
+   * @param a the first argument
+   * @param b the second argument
+   * @return the result, as {@link #invoke} computed it
+   */
   default R apply(A a, B b) {
     try {
       return invoke(a, b);

@@ -27,11 +27,29 @@ public interface Fn6<A, B, C, D, E, F, R> extends Serializable {
   /**
    * Computes the result.
    *
+   * @param a the first argument
+   * @param b the second argument
+   * @param c the third argument
+   * @param d the fourth argument
+   * @param e the fifth argument
+   * @param f the sixth argument
+   * @return the result
    * @throws Exception whatever the function throws
    */
   R invoke(A a, B b, C c, D d, E e, F f) throws Exception;
 
-  /** Computes the result; an exception thrown by {@link #invoke} propagates unchanged, even a checked one. */
+  /**
+   * Computes the result; an exception thrown by {@link #invoke} propagates unchanged, even a
+   * checked one.
+   *
+   * @param a the first argument
+   * @param b the second argument
+   * @param c the third argument
+   * @param d the fourth argument
+   * @param e the fifth argument
+   * @param f the sixth argument
+   * @return the result, as {@link #invoke} computed it
+   */
   default R apply(A a, B b, C c, D d, E e, F f) {
     try {
       return invoke(a, b, c, d, e, f);

@@ -14,6 +14,10 @@ import org.apiguardian.api.API;
 @API(status = API.Status.MAINTAINED, since = "0.1")
 public interface FunctionAdapter {
 
-  /** The function this object calls; itself possibly another adapter. */
+  /**
+   * The function this object calls; itself possibly another adapter.
+   *
+   * @return the adapted function
+   */
   Object adaptedFunction();
 }

@@ -14,6 +14,9 @@ public interface BackendCall extends AutoCloseable {
    * a worker begins it, then exactly one of {@code completed} or {@code failed} — unless the call
    * was cancelled first, in which case it may stay silent. It must not block for the batch to
    * run.
+   *
+   * @param batch the batch to run
+   * @param listener told how it went
    */
   void submit(Batch batch, BatchListener listener);
 

@@ -23,12 +23,21 @@ public record BackendTraits(
     boolean reportsTaskProgress,
     int defaultNJobs) {
 
-  /** Threads of this JVM. */
+  /**
+   * Threads of this JVM.
+   *
+   * @return the traits
+   */
   public static BackendTraits threads() {
     return new BackendTraits(true, true, false, true, 1);
   }
 
-  /** Workers in other JVMs that report each task. */
+  /**
+   * Workers in other JVMs that report each task.
+   *
+   * @param defaultNJobs the number of jobs when the user sets none
+   * @return the traits
+   */
   public static BackendTraits otherJvms(int defaultNJobs) {
     return new BackendTraits(false, false, true, true, defaultNJobs);
   }

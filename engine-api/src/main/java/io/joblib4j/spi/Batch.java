@@ -18,10 +18,18 @@ import org.apiguardian.api.API;
 @API(status = API.Status.MAINTAINED, since = "0.1")
 public interface Batch extends Serializable {
 
-  /** The call this batch belongs to ({@link CallSpec#callId()}). */
+  /**
+   * The call this batch belongs to ({@link CallSpec#callId()}).
+   *
+   * @return the call's id
+   */
   String callId();
 
-  /** The batch's position in dispatch order, from 0. */
+  /**
+   * The batch's position in dispatch order, from 0.
+   *
+   * @return the index, from 0
+   */
   int index();
 
   /**
@@ -35,10 +43,18 @@ public interface Batch extends Serializable {
     return 0;
   }
 
-  /** How many tasks the batch holds. */
+  /**
+   * How many tasks the batch holds.
+   *
+   * @return the number of tasks
+   */
   int size();
 
-  /** The tasks, in order. Backends read them to share large arguments; they never run them. */
+  /**
+   * The tasks, in order. Backends read them to share large arguments; they never run them.
+   *
+   * @return the tasks, unmodifiable
+   */
   List<Delayed<?>> tasks();
 
   /**
@@ -67,6 +83,7 @@ public interface Batch extends Serializable {
    *     {@code "process 4711"}, {@code "executor 3 on host-a"})
    * @param taskDone told the number of finished tasks of this batch after each one, for progress
    *     and timeouts; may be a no-op
+   * @return the results, or the task that failed and its exception
    */
   BatchOutcome run(String worker, IntConsumer taskDone);
 }

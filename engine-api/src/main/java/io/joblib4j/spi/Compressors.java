@@ -40,6 +40,7 @@ public final class Compressors {
   /**
    * Registers {@code compressor}.
    *
+   * @param compressor the codec
    * @throws IllegalArgumentException if its name, extension or magic is invalid or already taken
    */
   public static void register(Compressor compressor) {
@@ -49,6 +50,11 @@ public final class Compressors {
   /**
    * Registers {@code compressor}; with {@code replace} an existing codec of the same name is replaced
    * (joblib's {@code force=True}).
+   *
+   * @param compressor the codec
+   * @param replace whether it may replace a codec of its name
+   * @throws IllegalArgumentException if its name, extension or magic is invalid, or clashes with
+   *     another codec's
    */
   public static synchronized void register(Compressor compressor, boolean replace) {
     validate(compressor);
@@ -64,12 +70,22 @@ public final class Compressors {
     REGISTERED.put(compressor.name(), compressor);
   }
 
-  /** Removes a codec registered by hand (a discovered one stays); returns whether one was removed. */
+  /**
+   * Removes a codec registered by hand (a discovered one stays); returns whether one was removed.
+   *
+   * @param name the codec's name
+   * @return whether one was removed
+   */
   public static synchronized boolean unregister(String name) {
     return REGISTERED.remove(name) != null;
   }
 
-  /** The codec called {@code name}, if any. */
+  /**
+   * The codec called {@code name}, if any.
+   *
+   * @param name a codec's name
+   * @return the codec, if any
+   */
   public static Optional<Compressor> find(String name) {
     return all().stream().filter(c -> c.name().equals(name)).findFirst();
   }
@@ -77,6 +93,8 @@ public final class Compressors {
   /**
    * The codec called {@code name}.
    *
+   * @param name a codec's name
+   * @return the codec
    * @throws IllegalArgumentException naming the known codecs if there is none
    */
   public static Compressor get(String name) {
@@ -84,13 +102,24 @@ public final class Compressors {
         + name + "\"; known methods: " + names()));
   }
 
-  /** The codec whose extension ends {@code fileName}, if any (case-insensitive). */
+  /**
+   * The codec whose extension ends {@code fileName}, if any (case-insensitive).
+   *
+   * @param fileName a file name
+   * @return the codec, if any
+   */
   public static Optional<Compressor> forFileName(String fileName) {
     String lower = fileName.toLowerCase(java.util.Locale.ROOT);
     return all().stream().filter(c -> lower.endsWith(c.extension())).findFirst();
   }
 
-  /** The codec whose magic starts {@code prefix[0..length)}, if any. */
+  /**
+   * The codec whose magic starts {@code prefix[0..length)}, if any.
+   *
+   * @param prefix the first bytes of a stream
+   * @param length how many of them were read
+   * @return the codec, if any
+   */
   public static Optional<Compressor> detect(byte[] prefix, int length) {
     for (Compressor c : all()) {
       byte[] m = c.magic();
@@ -101,7 +130,11 @@ public final class Compressors {
     return Optional.empty();
   }
 
-  /** The names of all codecs, built-in first. */
+  /**
+   * The names of all codecs, built-in first.
+   *
+   * @return the names
+   */
   public static List<String> names() {
     return all().stream().map(Compressor::name).collect(Collectors.toList());
   }
@@ -110,6 +143,8 @@ public final class Compressors {
    * All codecs: those of joblib4j's own class loader (built-in first; one registered by hand under
    * the same name in its place), the others registered by hand, then those found through the
    * context class loader.
+   *
+   * @return every codec usable from the current thread
    */
   public static synchronized Collection<Compressor> all() {
     List<Compressor> out = new ArrayList<>();

@@ -26,19 +26,33 @@ public final class Stores {
 
   private Stores() {}
 
-  /** Registers {@code provider} for each of its schemes. */
+  /**
+   * Registers {@code provider} for each of its schemes.
+   *
+   * @param provider the provider
+   * @throws IllegalArgumentException if a scheme is invalid or already served
+   */
   public static void register(StoreProvider provider) {
     for (String scheme : provider.schemes()) {
       PROVIDERS.register(scheme, provider);
     }
   }
 
-  /** Removes the provider of {@code scheme}; true if there was one. */
+  /**
+   * Removes the provider of {@code scheme}; true if there was one.
+   *
+   * @param scheme a URI scheme
+   * @return whether a provider was removed
+   */
   public static boolean unregister(String scheme) {
     return PROVIDERS.unregister(scheme);
   }
 
-  /** The schemes with a provider, {@code file} among them. */
+  /**
+   * The schemes with a provider, {@code file} among them.
+   *
+   * @return the schemes, sorted
+   */
   public static Set<String> schemes() {
     return PROVIDERS.keys();
   }
@@ -46,6 +60,10 @@ public final class Stores {
   /**
    * Opens the store at {@code location}: a local path ({@code /data/cache}, {@code cache}, {@code
    * C:\cache}) or a URI ({@code file:/data/cache}, {@code hdfs://nn/cache}).
+   *
+   * @param location a path or a URI
+   * @param options store options, provider-specific; unknown ones are refused
+   * @return the open store, which the caller closes
    */
   public static Store open(String location, Map<String, Object> options) {
     if (location == null || location.isBlank()) {
@@ -59,7 +77,13 @@ public final class Stores {
     return open(URI.create(location), options);
   }
 
-  /** Opens the store at {@code location} by its scheme. */
+  /**
+   * Opens the store at {@code location} by its scheme.
+   *
+   * @param location a URI
+   * @param options store options, provider-specific; unknown ones are refused
+   * @return the open store, which the caller closes
+   */
   public static Store open(URI location, Map<String, Object> options) {
     String scheme = location.getScheme() == null ? "file" : location.getScheme().toLowerCase(Locale.ROOT);
     if (scheme.equals("file")) {
@@ -81,7 +105,13 @@ public final class Stores {
     }
   }
 
-  /** Opens the local store (the provider of {@code file:}) at {@code root}. */
+  /**
+   * Opens the local store (the provider of {@code file:}) at {@code root}.
+   *
+   * @param root the folder, created if needed
+   * @param options none: the local store takes no options
+   * @return the open store
+   */
   public static Store openLocal(Path root, Map<String, Object> options) {
     StoreProvider local = PROVIDERS.find("file");
     if (local == null) {

@@ -45,17 +45,29 @@ public final class SparkBackend implements Backend {
 
   private final SparkEngine engine;
 
-  /** A backend on {@code session}'s SparkContext. */
+  /**
+   * A backend on {@code session}'s SparkContext.
+   *
+   * @param session a running session
+   */
   public SparkBackend(SparkSession session) {
     this(SparkSessions.contextOf(Objects.requireNonNull(session, "session")), Map.of());
   }
 
-  /** A backend on {@code context}. */
+  /**
+   * A backend on {@code context}.
+   *
+   * @param context a running context
+   */
   public SparkBackend(JavaSparkContext context) {
     this(Objects.requireNonNull(context, "context").sc(), Map.of());
   }
 
-  /** A backend on {@code context}. */
+  /**
+   * A backend on {@code context}.
+   *
+   * @param context a running context
+   */
   public SparkBackend(SparkContext context) {
     this(context, Map.of());
   }
@@ -63,17 +75,28 @@ public final class SparkBackend implements Backend {
   /**
    * A backend on {@code context} with options ({@code driver.host}, {@code driver.bindAddress},
    * {@code driver.port}, {@code maxResultSize}) over the {@code spark.joblib.*} settings.
+   *
+   * @param context a running context
+   * @param options backend options, by name
    */
   public SparkBackend(SparkContext context, Map<String, Object> options) {
     this.engine = new SparkEngine(Objects.requireNonNull(context, "context"), Map.copyOf(options));
   }
 
-  /** A backend on the active SparkSession, or the running SparkContext. */
+  /**
+   * A backend on the active SparkSession, or the running SparkContext.
+   *
+   * @return the backend
+   */
   public static SparkBackend active() {
     return new SparkBackend(SparkEngine.currentContext(), Map.of());
   }
 
-  /** The SparkContext this backend runs on. */
+  /**
+   * The SparkContext this backend runs on.
+   *
+   * @return the context
+   */
   public SparkContext sparkContext() {
     return engine.sparkContext();
   }

@@ -17,7 +17,12 @@ public final class ByteSizes {
 
   private ByteSizes() {}
 
-  /** The number of bytes {@code text} denotes. */
+  /**
+   * The number of bytes {@code text} denotes.
+   *
+   * @param text a size, e.g. {@code "64K"}
+   * @return the size in bytes
+   */
   public static long parse(String text) {
     Matcher m = SIZE.matcher(text == null ? "" : text.trim());
     if (!m.matches()) {

@@ -18,6 +18,11 @@ public final class CountingCrcOutputStream extends FilterOutputStream {
   private final CRC32C crc = new CRC32C();
   private long bytes;
 
+  /**
+   * Counts what is written to {@code out}.
+   *
+   * @param out the store's stream, which this never closes
+   */
   public CountingCrcOutputStream(OutputStream out) {
     super(out);
   }
@@ -41,17 +46,30 @@ public final class CountingCrcOutputStream extends FilterOutputStream {
     flush();
   }
 
-  /** How many bytes went through. */
+  /**
+   * How many bytes went through.
+   *
+   * @return the number of bytes
+   */
   public long bytes() {
     return bytes;
   }
 
-  /** The CRC32C of those bytes, as {@link #hex(long)} writes it. */
+  /**
+   * The CRC32C of those bytes, as {@link #hex(long)} writes it.
+   *
+   * @return 8 lower-case hex digits
+   */
   public String crcHex() {
     return hex(crc.getValue());
   }
 
-  /** A CRC32 value as the eight lower-case hex digits metadata files record. */
+  /**
+   * A CRC32 value as the eight lower-case hex digits metadata files record.
+   *
+   * @param crc a CRC32C value
+   * @return 8 lower-case hex digits
+   */
   public static String hex(long crc) {
     return String.format("%08x", crc);
   }

@@ -14,7 +14,12 @@ public final class StorePaths {
 
   private StorePaths() {}
 
-  /** Returns {@code path} if it follows the rules ({@code ""} is the root), else throws. */
+  /**
+   * Returns {@code path} if it follows the rules ({@code ""} is the root), else throws.
+   *
+   * @param path a store path
+   * @return {@code path}
+   */
   public static String check(String path) {
     if (path == null) {
       throw new IllegalArgumentException("store path is null");
@@ -28,7 +33,12 @@ public final class StorePaths {
     return path;
   }
 
-  /** Returns {@code segment} if it is one valid path segment, else throws. */
+  /**
+   * Returns {@code segment} if it is one valid path segment, else throws.
+   *
+   * @param segment one path segment
+   * @return {@code segment}
+   */
   public static String checkSegment(String segment) {
     return checkSegment(segment, segment);
   }
@@ -41,7 +51,12 @@ public final class StorePaths {
     return segment;
   }
 
-  /** {@code a/b} for non-empty parts, skipping empty ones. */
+  /**
+   * {@code a/b} for non-empty parts, skipping empty ones.
+   *
+   * @param parts path parts, empty ones skipped
+   * @return the joined path
+   */
   public static String join(String... parts) {
     StringBuilder sb = new StringBuilder();
     for (String p : parts) {

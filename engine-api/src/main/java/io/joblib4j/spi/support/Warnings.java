@@ -18,7 +18,12 @@ public final class Warnings {
 
   private Warnings() {}
 
-  /** Warns the user about something they asked for that will not work as they may expect. */
+  /**
+   * Warns the user about something they asked for that will not work as they may expect.
+   *
+   * @param source the class the warning is about, whose logger takes it
+   * @param message what the user should know, and what to do
+   */
   public static void warn(Class<?> source, String message) {
     LoggerFactory.getLogger(source).warn(message);
     for (BiConsumer<Class<?>, String> hook : HOOKS) {
@@ -26,7 +31,12 @@ public final class Warnings {
     }
   }
 
-  /** Adds a hook told every warning; returns an action that removes it. */
+  /**
+   * Adds a hook told every warning; returns an action that removes it.
+   *
+   * @param hook told the source and the message of each warning
+   * @return an action that removes the hook
+   */
   public static Runnable addHook(BiConsumer<Class<?>, String> hook) {
     HOOKS.add(hook);
     return () -> HOOKS.remove(hook);

@@ -17,14 +17,24 @@ import org.apiguardian.api.API;
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public interface ArgumentSharer extends AutoCloseable {
 
-  /** How to write the objects of {@code batch}; called before it is serialized. */
+  /**
+   * How to write the objects of {@code batch}; called before it is serialized.
+   *
+   * @param batch the batch about to be serialized
+   * @return the replacer for its objects
+   * @throws IOException if a large argument could not be shared
+   */
   Replacer prepare(Batch batch) throws IOException;
 
   /** The call is over: free the files or broadcasts. Idempotent. */
   @Override
   default void close() {}
 
-  /** Shares nothing: every argument is copied into every batch. */
+  /**
+   * Shares nothing: every argument is copied into every batch.
+   *
+   * @return the sharer
+   */
   static ArgumentSharer none() {
     return batch -> Replacer.NONE;
   }
@@ -36,7 +46,13 @@ public interface ArgumentSharer extends AutoCloseable {
     /** Writes every object as itself. */
     Replacer NONE = object -> object;
 
-    /** {@code object}, or the reference to write instead. */
+    /**
+     * {@code object}, or the reference to write instead.
+     *
+     * @param object an object of the batch
+     * @return what to write
+     * @throws IOException if it could not be shared
+     */
     Object replace(Object object) throws IOException;
   }
 }

@@ -49,6 +49,11 @@ public final class BatchCodec implements AutoCloseable {
     this.classPathHint = b.classPathHint;
   }
 
+  /**
+   * A builder for one call's codec.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -56,6 +61,8 @@ public final class BatchCodec implements AutoCloseable {
   /**
    * The batch's bytes, large arguments shared through the call's {@link ArgumentSharer}.
    *
+   * @param batch the batch
+   * @return the bytes to send
    * @throws TaskSerializationException if a task cannot be serialized: names the first such task,
    *     the class and the field path
    */
@@ -70,6 +77,8 @@ public final class BatchCodec implements AutoCloseable {
   /**
    * The initializer's bytes, sent with a worker's first batch ({@link WorkerLink#sendBatch}).
    *
+   * @param initializer the call's initializer
+   * @return the bytes to send
    * @throws TaskSerializationException if it cannot be serialized, with the field path
    */
   public byte[] encodeInitializer(Action initializer) {
@@ -110,6 +119,11 @@ public final class BatchCodec implements AutoCloseable {
   /**
    * Tells {@code listener} the batch succeeded, with the results a worker sent (an OUTCOME frame),
    * or that they could not be deserialized here.
+   *
+   * @param results the bytes of the OUTCOME frame
+   * @param batch the batch they are the results of
+   * @param worker the worker that sent them
+   * @param listener the batch's listener
    */
   public void completed(byte[] results, Batch batch, String worker, BatchListener listener) {
     Object[] values;
@@ -123,7 +137,14 @@ public final class BatchCodec implements AutoCloseable {
     listener.completed(BatchOutcome.success(values, worker));
   }
 
-  /** Tells {@code listener} how the batch failed, from what a worker reported (a FAILED frame). */
+  /**
+   * Tells {@code listener} how the batch failed, from what a worker reported (a FAILED frame).
+   *
+   * @param report the worker's report
+   * @param batch the batch it is about
+   * @param worker the worker that sent it
+   * @param listener the batch's listener
+   */
   public void failed(FailureReport report, Batch batch, String worker, BatchListener listener) {
     Throwable cause = exception(report);
     int task = report.task();
@@ -202,13 +223,24 @@ public final class BatchCodec implements AutoCloseable {
 
     private Builder() {}
 
-    /** {@link WireFormat#PORTABLE} by default. */
+    /**
+     * {@link WireFormat#PORTABLE} by default.
+     *
+     * @param format the format; the workers' {@link WorkerLoop} must use the same
+     * @return this builder
+     */
     public Builder wireFormat(WireFormat format) {
       this.format = Objects.requireNonNull(format, "format");
       return this;
     }
 
-    /** Where classes of results and exceptions come from: the caller's context class loader, usually. */
+    /**
+     * Where classes of results and exceptions come from: the caller's context class loader,
+     * usually.
+     *
+     * @param loader the loader
+     * @return this builder
+     */
     public Builder classLoader(ClassLoader loader) {
       this.loader = loader;
       return this;
@@ -217,30 +249,53 @@ public final class BatchCodec implements AutoCloseable {
     /**
      * Refuses, before sending, objects of classes the workers cannot load: {@code why} says why a
      * class cannot be loaded there and what to do, or returns null if it can.
+     *
+     * @param why the reason a class cannot be loaded by the workers, or null if it can
+     * @return this builder
      */
     public Builder refuseClasses(Function<Class<?>, String> why) {
       this.whyWorkerCannotLoad = why;
       return this;
     }
 
-    /** How large arguments are shared; {@link ArgumentSharer#none()} by default. */
+    /**
+     * How large arguments are shared; {@link ArgumentSharer#none()} by default.
+     *
+     * @param sharer the call's sharer
+     * @return this builder
+     */
     public Builder sharer(ArgumentSharer sharer) {
       this.sharer = Objects.requireNonNull(sharer, "sharer");
       return this;
     }
 
-    /** Where batches go, for messages: {@code "a worker JVM"} by default, {@code "Spark executors"}. */
+    /**
+     * Where batches go, for messages: {@code "a worker JVM"} by default, {@code "Spark executors"}.
+     *
+     * @param destination where batches go, in words
+     * @return this builder
+     */
     public Builder destination(String destination) {
       this.destination = Objects.requireNonNull(destination, "destination");
       return this;
     }
 
-    /** What to tell the user when a worker cannot find a class of a batch: how workers get classes. */
+    /**
+     * What to tell the user when a worker cannot find a class of a batch: how workers get classes.
+     *
+     * @param hint how workers get classes, in words
+     * @return this builder
+     */
     public Builder classPathHint(String hint) {
       this.classPathHint = Objects.requireNonNull(hint, "hint");
       return this;
     }
 
+    /**
+     * The codec.
+     *
+     * @return the codec, which the call closes
+     */
     public BatchCodec build() {
       return new BatchCodec(this);
     }

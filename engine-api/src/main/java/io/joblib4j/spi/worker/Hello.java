@@ -20,12 +20,21 @@ public record Hello(int version, byte[] token, String scope, String worker, long
   /** The protocol version of this joblib4j; a worker of another version cannot be served. */
   public static final int VERSION = 2;
 
-  /** Whether the worker presented {@code expected}, compared in constant time. */
+  /**
+   * Whether the worker presented {@code expected}, compared in constant time.
+   *
+   * @param expected the token the parent gave
+   * @return whether the tokens match
+   */
   public boolean proves(byte[] expected) {
     return expected != null && MessageDigest.isEqual(token, expected);
   }
 
-  /** Whether the worker speaks this joblib4j's protocol. */
+  /**
+   * Whether the worker speaks this joblib4j's protocol.
+   *
+   * @return whether the versions match
+   */
   public boolean compatible() {
     return version == VERSION;
   }
