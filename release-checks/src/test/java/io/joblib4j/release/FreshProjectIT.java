@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -103,6 +104,25 @@ class FreshProjectIT {
       assertThat(found).as("coordinates of the form " + coordinates).isPositive();
     }
     assertThat(versions).as("versions in the section").containsOnly(Release.version());
+  }
+
+  @Test
+  void theExampleNotebooksAttachTheBundleAsTheReadmeSaysAndNoOtherJoblib4jArtifact() throws IOException {
+    String readme = Files.readString(Release.root().resolve("README.md"), StandardCharsets.UTF_8);
+    assertThat(readme).as("the README's word on notebooks").contains("A notebook on a cluster takes the same jar");
+    try (Stream<Path> notebooks = Files.list(Release.root().resolve("examples/notebooks"))) {
+      for (Path notebook : notebooks.toList()) {
+        String text = Files.readString(notebook, StandardCharsets.UTF_8);
+        Set<String> named = new LinkedHashSet<>();
+        for (Release.Published m : Release.modules()) {
+          if (text.contains(m.artifactId()) || text.contains(m.artifactId().replace("_2.13", "\""))) {
+            named.add(m.artifactId());
+          }
+        }
+        assertThat(named).as(notebook.getFileName() + ": the joblib4j artifacts it names")
+            .containsExactly("joblib4j-spark-bundle_2.13");
+      }
+    }
   }
 
   /** The content of the first fenced code block after {@code marker}. */
