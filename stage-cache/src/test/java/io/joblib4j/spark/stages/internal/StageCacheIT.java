@@ -1,0 +1,214 @@
+package io.joblib4j.spark.stages.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.joblib4j.hdfs.MiniDfs;
+import io.joblib4j.spark.Stage1;
+import io.joblib4j.spark.StageCache;
+import io.joblib4j.spark.StageEntry;
+import io.joblib4j.testing.Rendezvous;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.spark.SparkConf;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The stage cache across JVMs, on HDFS (a MiniDFSCluster): child driver JVMs (local[2]) compute,
+ * race and die at chosen points; this JVM, a driver of local-cluster[2,1,1024] whose executors are
+ * other JVMs (the stage's typed map travels to them in the tests jar), reads what they left.
+ */
+class StageCacheIT {
+  private static final Pattern RESULT = Pattern.compile("RESULT calls=(\\d+) rows=(\\d+) sum=(\\d+)");
+  /** The even ids of 0..999, doubled: sum of 2 * (0 + 2 + ... + 998). */
+  private static final long EXPECTED_SUM = 2L * 249_500;
+  private static MiniDFSCluster dfs;
+  private static SparkSession spark;
+  private static String input;
+  private static int location;
+
+  @BeforeAll
+  static void start() {
+    dfs = MiniDfs.shared();
+    SparkConf conf = new SparkConf()
+        .setMaster("local-cluster[2,1,1024]")
+        .setAppName("joblib4j-stage-cache-it")
+        .set("spark.ui.enabled", "false")
+        .set("spark.driver.host", "127.0.0.1")
+        .set("spark.driver.bindAddress", "127.0.0.1")
+        .set("spark.executor.memory", "512m")
+        .set("spark.executor.cores", "1")
+        .set("spark.cores.max", "2")
+        .set("spark.executorEnv.SPARK_SCALA_VERSION", "2.13")
+        .set("spark.scheduler.minRegisteredResourcesRatio", "1.0")
+        .set("spark.executor.extraClassPath", System.getProperty("joblib4j.it.executorClasspath"))
+        .setJars(System.getProperty("joblib4j.it.jars").split(","));
+    spark = SparkSession.builder().config(conf).getOrCreate();
+    input = MiniDfs.uri(dfs, "/it/raw").toString();
+    spark.range(0, 1000, 1, 4).write().parquet(input);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (spark != null) {
+      spark.stop();
+    }
+  }
+
+  private static String newLocation() {
+    return MiniDfs.uri(dfs, "/it/cache-" + (++location)).toString();
+  }
+
+  private static Stage1<Dataset<Row>> stage(String location) {
+    return StageCache.builder(spark, location).sweepAge(Duration.ZERO).build().cache(ChildStages::clean);
+  }
+
+  @Test
+  void aSecondJvmHitsWhatTheFirstStored() throws Exception {
+    String loc = newLocation();
+    Child a = Child.start(loc, Map.of());
+    assertThat(a.result()).containsExactly(1L, 500L, EXPECTED_SUM);
+
+    int before = ChildStages.CALLS.get();
+    Dataset<Row> hit = stage(loc).apply(spark.read().parquet(input));
+    assertThat(ChildStages.CALLS.get()).isEqualTo(before); // a hit: the stage function did not run here
+    assertThat(hit.agg(org.apache.spark.sql.functions.sum("twice")).first().getLong(0)).isEqualTo(EXPECTED_SUM);
+    assertThat(StageCache.at(spark, loc).entries()).hasSize(1);
+  }
+
+  @Test
+  void twoJvmsComputingTheSameStageAtOnceLeaveOneEntryAndBothAreRight() throws Exception {
+    String loc = newLocation();
+    try (Rendezvous r = Rendezvous.open()) {
+      Rendezvous.Gate gate = r.gate("computing");
+      String at = gate.host() + ":" + gate.port() + ":" + gate.name();
+      Child a = Child.start(loc, Map.of("stage.driverGate", at));
+      Child b = Child.start(loc, Map.of("stage.driverGate", at));
+      r.awaitArrivals("computing", 2); // both missed and are inside the stage function
+      r.openGate("computing");
+      assertThat(a.result()).containsExactly(1L, 500L, EXPECTED_SUM);
+      assertThat(b.result()).containsExactly(1L, 500L, EXPECTED_SUM);
+    }
+    StageCache stages = StageCache.at(spark, loc);
+    List<StageEntry> entries = stages.entries();
+    assertThat(entries).hasSize(1);
+    // the loser deleted its own data: one data folder, the winner's
+    String stageFolder = entries.get(0).stage();
+    assertThat(stages.catalog().sweep(Duration.ZERO)).isZero();
+    assertThat(dataFolders(loc, stageFolder)).containsExactly(entries.get(0).data().replaceAll(".*/", ""));
+    int before = ChildStages.CALLS.get();
+    stage(loc).apply(spark.read().parquet(input));
+    assertThat(ChildStages.CALLS.get()).isEqualTo(before);
+  }
+
+  @Test
+  void aWriterKilledAtAnyPointLeavesNothingALaterRunReads() throws Exception {
+    for (String point : List.of("inTask", "afterWrite", "afterPublish")) {
+      String loc = newLocation();
+      try (Rendezvous r = Rendezvous.open()) {
+        Child c;
+        if (point.equals("inTask")) {
+          Rendezvous.Gate gate = r.gate("writing");
+          c = Child.start(loc, Map.of("stage.taskGate", gate.host() + ":" + gate.port() + ":" + gate.name()));
+          awaitArrival(r, "writing", c); // a write task is running: kill the driver now
+          c.process.destroyForcibly();
+          c.process.waitFor(60, TimeUnit.SECONDS);
+        } else {
+          c = Child.start(loc, Map.of("stage.haltAt", point));
+          assertThat(c.process.waitFor(180, TimeUnit.SECONDS)).isTrue();
+          assertThat(c.process.exitValue()).as(point + ": " + c.output()).isEqualTo(3);
+        }
+      }
+      boolean committed = point.equals("afterPublish");
+      StageCache stages = StageCache.builder(spark, loc).sweepAge(Duration.ZERO).build();
+      assertThat(stages.entries()).as(point).hasSize(committed ? 1 : 0);
+      int before = ChildStages.CALLS.get();
+      Dataset<Row> out = stage(loc).apply(spark.read().parquet(input));
+      assertThat(out.agg(org.apache.spark.sql.functions.sum("twice")).first().getLong(0)).as(point)
+          .isEqualTo(EXPECTED_SUM);
+      assertThat(out.count()).as(point).isEqualTo(500);
+      assertThat(ChildStages.CALLS.get() - before).as(point + ": computed again").isEqualTo(committed ? 0 : 1);
+      // the new entry's publication swept the dead writer's folder (the sweep age is zero here)
+      StageEntry e = stages.entries().get(0);
+      assertThat(dataFolders(loc, e.stage())).as(point).containsExactly(e.data().replaceAll(".*/", ""));
+    }
+  }
+
+  /** Waits for a task of the child at the gate, as long as the child lives (a loaded machine starts Spark slowly). */
+  private static void awaitArrival(Rendezvous r, String gate, Child c) throws IOException {
+    for (int tries = 0; r.arrivals(gate) == 0; tries++) {
+      assertThat(c.process.isAlive()).as("the child died before its write: " + c.output()).isTrue();
+      try {
+        r.awaitArrivals(gate, 1);
+      } catch (AssertionError e) {
+        if (tries >= 4) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static List<String> dataFolders(String loc, String stage) throws IOException {
+    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(loc + "/" + StageLayout.dataRoot(stage));
+    org.apache.hadoop.fs.FileSystem fs = dir.getFileSystem(spark.sparkContext().hadoopConfiguration());
+    List<String> out = new ArrayList<>();
+    if (fs.exists(dir)) {
+      for (org.apache.hadoop.fs.FileStatus s : fs.listStatus(dir)) {
+        out.add(s.getPath().getName());
+      }
+    }
+    return out;
+  }
+
+  /** A child driver JVM running {@link StageChild}. */
+  private record Child(Process process, Path log) {
+    static Child start(String location, Map<String, String> properties) throws IOException {
+      List<String> cmd = new ArrayList<>();
+      cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      for (String flag : System.getProperty("joblib4j.test.jvmFlags", "").trim().split("\\s+")) {
+        if (!flag.isEmpty()) {
+          cmd.add(flag);
+        }
+      }
+      properties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
+      cmd.add("-cp");
+      cmd.add(System.getProperty("java.class.path"));
+      cmd.add(StageChild.class.getName());
+      cmd.add(location);
+      cmd.add(input);
+      Path log = Files.createTempFile(Path.of("target").toAbsolutePath(), "stage-child-", ".log");
+      ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+      pb.environment().remove("SPARK_HOME"); // local[2]: no Worker, no fake home needed
+      return new Child(pb.start(), log);
+    }
+
+    /** Waits for the child and returns its calls, rows and sum. */
+    List<Long> result() throws Exception {
+      assertThat(process.waitFor(180, TimeUnit.SECONDS)).as("the child ends").isTrue();
+      String out = output();
+      assertThat(process.exitValue()).as(out).isZero();
+      Matcher m = RESULT.matcher(out);
+      assertThat(m.find()).as(out).isTrue();
+      return List.of(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3)));
+    }
+
+    String output() throws IOException {
+      String s = Files.readString(log);
+      Files.deleteIfExists(log);
+      return s.length() > 20_000 ? s.substring(s.length() - 20_000) : s;
+    }
+  }
+}
