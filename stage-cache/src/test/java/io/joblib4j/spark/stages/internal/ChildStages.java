@@ -32,6 +32,41 @@ public final class ChildStages {
         .toDF("twice");
   }
 
+  /**
+   * Like {@link #clean}, but the first attempt of each write task fails after writing half its rows:
+   * Spark retries the task, and the entry must hold each row once.
+   */
+  public static Dataset<Row> flaky(Dataset<Row> raw) {
+    CALLS.incrementAndGet();
+    return raw.filter(col("id").mod(2).equalTo(0))
+        .mapPartitions((org.apache.spark.api.java.function.MapPartitionsFunction<Row, Long>) rows -> {
+          org.apache.spark.TaskContext task = org.apache.spark.TaskContext.get();
+          java.util.List<Long> out = new java.util.ArrayList<>();
+          rows.forEachRemaining(r -> out.add(r.getLong(0) * 2));
+          if (task.attemptNumber() == 0) {
+            java.util.Iterator<Long> it = out.iterator();
+            return new java.util.Iterator<Long>() {
+              int given;
+
+              @Override
+              public boolean hasNext() {
+                return it.hasNext();
+              }
+
+              @Override
+              public Long next() {
+                if (++given > out.size() / 2) {
+                  throw new IllegalStateException("a failing first attempt, half written");
+                }
+                return it.next();
+              }
+            };
+          }
+          return out.iterator();
+        }, Encoders.LONG())
+        .toDF("twice");
+  }
+
   /** Arrives at, then waits for, the gate {@code host:port:name} the property names, if it is set. */
   static void waitAt(String property) throws InterruptedException {
     String at = System.getProperty(property);

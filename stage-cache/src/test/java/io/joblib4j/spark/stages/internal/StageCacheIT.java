@@ -147,6 +147,16 @@ class StageCacheIT {
     }
   }
 
+  @Test
+  void aWriteTaskRetriedBySparkLeavesEachRowOnce() {
+    String loc = newLocation();
+    Stage1<Dataset<Row>> flaky = StageCache.at(spark, loc).cache(ChildStages::flaky);
+    Dataset<Row> out = flaky.apply(spark.read().parquet(input));
+    assertThat(out.count()).isEqualTo(500);
+    assertThat(out.agg(org.apache.spark.sql.functions.sum("twice")).first().getLong(0)).isEqualTo(EXPECTED_SUM);
+    assertThat(StageCache.at(spark, loc).entries().get(0).rows()).isEqualTo(500);
+  }
+
   /** Waits for a task of the child at the gate, as long as the child lives (a loaded machine starts Spark slowly). */
   private static void awaitArrival(Rendezvous r, String gate, Child c) throws IOException {
     for (int tries = 0; r.arrivals(gate) == 0; tries++) {
