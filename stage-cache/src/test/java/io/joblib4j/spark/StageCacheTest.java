@@ -299,7 +299,7 @@ class StageCacheTest {
     MutableClock clock = new MutableClock();
     StageCache limited = StageCache.builder(spark, dir.resolve("limited").toString()).clock(clock).maxEntries(2).build();
     Stage1<Dataset<Row>> clean = limited.cache(Pipelines::clean);
-    for (int n = 10; n <= 40; n += 10) {
+    for (int n = 10; n <= 30; n += 10) {
       clean.apply(raw().filter(col("id").lt(n)));
       clock.advance(Duration.ofMinutes(1));
     }

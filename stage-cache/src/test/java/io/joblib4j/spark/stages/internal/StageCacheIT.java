@@ -116,22 +116,32 @@ class StageCacheIT {
 
   @Test
   void aWriterKilledAtAnyPointLeavesNothingALaterRunReads() throws Exception {
-    for (String point : List.of("inTask", "afterWrite", "afterPublish")) {
-      String loc = newLocation();
-      try (Rendezvous r = Rendezvous.open()) {
-        Child c;
-        if (point.equals("inTask")) {
-          Rendezvous.Gate gate = r.gate("writing");
-          c = Child.start(loc, Map.of("stage.taskGate", gate.host() + ":" + gate.port() + ":" + gate.name()));
-          awaitArrival(r, "writing", c); // a write task is running: kill the driver now
-          c.process.destroyForcibly();
-          c.process.waitFor(60, TimeUnit.SECONDS);
-        } else {
-          c = Child.start(loc, Map.of("stage.haltAt", point));
-          assertThat(c.process.waitFor(180, TimeUnit.SECONDS)).isTrue();
-          assertThat(c.process.exitValue()).as(point + ": " + c.output()).isEqualTo(3);
-        }
+    List<String> points = List.of("inTask", "afterWrite", "afterPublish");
+    Map<String, String> locations = new java.util.LinkedHashMap<>();
+    try (Rendezvous r = Rendezvous.open()) {
+      // the three writers run at once (each in its own location): three JVM starts cost one
+      Map<String, Child> children = new java.util.LinkedHashMap<>();
+      for (String point : points) {
+        locations.put(point, newLocation());
+        Map<String, String> props = point.equals("inTask")
+            ? Map.of("stage.taskGate", gateSpec(r.gate("writing"))) : Map.of("stage.haltAt", point);
+        children.put(point, Child.start(locations.get(point), props));
       }
+      Child inTask = children.get("inTask");
+      awaitArrival(r, "writing", inTask); // a write task is running: kill the driver now
+      inTask.process.destroyForcibly();
+      assertThat(inTask.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      for (String point : List.of("afterWrite", "afterPublish")) {
+        Child c = children.get(point);
+        assertThat(c.process.waitFor(300, TimeUnit.SECONDS)).isTrue();
+        assertThat(c.process.exitValue()).as(point + ": " + c.output()).isEqualTo(3);
+      }
+      for (Child c : children.values()) {
+        c.deleteLog();
+      }
+    }
+    for (String point : points) {
+      String loc = locations.get(point);
       boolean committed = point.equals("afterPublish");
       StageCache stages = StageCache.builder(spark, loc).sweepAge(Duration.ZERO).build();
       assertThat(stages.entries()).as(point).hasSize(committed ? 1 : 0);
@@ -147,6 +157,10 @@ class StageCacheIT {
     }
   }
 
+  private static String gateSpec(Rendezvous.Gate gate) {
+    return gate.host() + ":" + gate.port() + ":" + gate.name();
+  }
+
   @Test
   void aWriteTaskRetriedBySparkLeavesEachRowOnce() {
     String loc = newLocation();
@@ -160,7 +174,9 @@ class StageCacheIT {
   /** Waits for a task of the child at the gate, as long as the child lives (a loaded machine starts Spark slowly). */
   private static void awaitArrival(Rendezvous r, String gate, Child c) throws IOException {
     for (int tries = 0; r.arrivals(gate) == 0; tries++) {
-      assertThat(c.process.isAlive()).as("the child died before its write: " + c.output()).isTrue();
+      if (!c.process.isAlive()) {
+        throw new AssertionError("the child died before its write: " + c.output());
+      }
       try {
         r.awaitArrivals(gate, 1);
       } catch (AssertionError e) {
@@ -209,16 +225,21 @@ class StageCacheIT {
     List<Long> result() throws Exception {
       assertThat(process.waitFor(180, TimeUnit.SECONDS)).as("the child ends").isTrue();
       String out = output();
+      deleteLog();
       assertThat(process.exitValue()).as(out).isZero();
       Matcher m = RESULT.matcher(out);
       assertThat(m.find()).as(out).isTrue();
       return List.of(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3)));
     }
 
+    /** The child's output so far (its last 20,000 characters). */
     String output() throws IOException {
-      String s = Files.readString(log);
-      Files.deleteIfExists(log);
+      String s = Files.exists(log) ? Files.readString(log) : "";
       return s.length() > 20_000 ? s.substring(s.length() - 20_000) : s;
+    }
+
+    void deleteLog() throws IOException {
+      Files.deleteIfExists(log);
     }
   }
 }
