@@ -57,11 +57,16 @@ public final class StageBenchmark {
       StageEntry entry = stages.entries().get(0);
       String plainOut = root + "/plain";
 
+      StageRunner keys0 = new StageRunner(spark, io.joblib4j.spi.Stores.open(root + "/cache", java.util.Map.of()),
+          new CacheSettings("parquet", null, 0, 0, null, java.time.Duration.ofDays(1), java.time.Clock.systemUTC()));
+      StageSpec deriveSpec = StageSpec.of((io.joblib4j.fn.Fn1<Dataset<Row>, Dataset<Row>>) StageBenchmark::derive, 1);
+      List<Long> key = new ArrayList<>();
       List<Long> hit = new ArrayList<>();
       List<Long> read = new ArrayList<>();
       List<Long> miss = new ArrayList<>();
       List<Long> write = new ArrayList<>();
       for (int r = 0; r < rounds + 1; r++) {
+        long k = time(() -> keys0.keyOf(deriveSpec, new Object[] {spark.read().parquet(input)}).key().length());
         long h = time(() -> stage.apply(spark.read().parquet(input)).agg(sum("a")).first().getLong(0));
         long p = time(() -> spark.read().parquet(entry.data()).agg(sum("a")).first().getLong(0));
         long m = time(() -> stage.refresh().apply(spark.read().parquet(input)).agg(sum("a")).first().getLong(0));
@@ -72,14 +77,19 @@ public final class StageBenchmark {
           return spark.read().parquet(out).agg(sum("a")).first().getLong(0);
         });
         if (r > 0) { // round 0 warms the JIT and Spark's caches
+          key.add(k);
           hit.add(h);
           read.add(p);
           miss.add(m);
           write.add(w);
         }
-        System.out.printf("round %d: hit %d ms, read %d ms, miss %d ms, write+read %d ms%n", r, h, p, m, w);
+        System.out.printf("round %d: key %d ms, hit %d ms, read %d ms, miss %d ms, write+read %d ms%n", r, k, h, p, m,
+            w);
       }
       report("hit + sum", hit, "spark.read().parquet(same folder) + sum", read);
+      System.out.printf("key of the hit's argument (spark.read() of the input included): median %d ms (min %d);"
+          + " hit minus key vs read: ratio of medians %.2f%n", median(key), min(key),
+          (double) (median(hit) - median(key)) / median(read));
       report("miss (refresh) + sum", miss, "df.write().parquet + read + sum", write);
 
       // the key of a plan over 1,000 input files
