@@ -84,7 +84,7 @@ class StageCacheIT {
       String at = gate.host() + ":" + gate.port() + ":" + gate.name();
       Child a = Child.start(loc, Map.of("stage.driverGate", at));
       Child b = Child.start(loc, Map.of("stage.driverGate", at));
-      r.awaitArrivals("computing", 2); // both missed and are inside the stage function
+      awaitArrivals(r, "computing", 2, a, b); // both missed and are inside the stage function
       r.openGate("computing");
       assertThat(a.result()).containsExactly(1L, 500L, EXPECTED_SUM);
       assertThat(b.result()).containsExactly(1L, 500L, EXPECTED_SUM);
@@ -117,7 +117,7 @@ class StageCacheIT {
         children.put(point, Child.start(locations.get(point), props));
       }
       Child inTask = children.get("inTask");
-      awaitArrival(r, "writing", inTask); // a write task is running: kill the driver now
+      awaitArrivals(r, "writing", 1, inTask); // a write task is running: kill the driver now
       inTask.process.destroyForcibly();
       assertThat(inTask.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
       for (String point : List.of("afterWrite", "afterPublish")) {
@@ -160,14 +160,20 @@ class StageCacheIT {
     assertThat(StageCache.at(spark, loc).entries().get(0).rows()).isEqualTo(500);
   }
 
-  /** Waits for a task of the child at the gate, as long as the child lives (a loaded machine starts Spark slowly). */
-  private static void awaitArrival(Rendezvous r, String gate, Child c) throws IOException {
-    for (int tries = 0; r.arrivals(gate) == 0; tries++) {
-      if (!c.process.isAlive()) {
-        throw new AssertionError("the child died before its write: " + c.output());
+  /**
+   * Waits for {@code n} arrivals at the gate for as long as the children live (a loaded machine
+   * starts their Spark slowly: up to 5 of the rendezvous' patiences), failing at once with a
+   * child's output if it died.
+   */
+  private static void awaitArrivals(Rendezvous r, String gate, int n, Child... children) throws IOException {
+    for (int tries = 0; r.arrivals(gate) < n; tries++) {
+      for (Child c : children) {
+        if (!c.process.isAlive()) {
+          throw new AssertionError("a child died before reaching " + gate + ": " + c.output());
+        }
       }
       try {
-        r.awaitArrivals(gate, 1);
+        r.awaitArrivals(gate, n);
       } catch (AssertionError e) {
         if (tries >= 4) {
           throw e;
