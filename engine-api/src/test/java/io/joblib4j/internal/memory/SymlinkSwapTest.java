@@ -232,6 +232,75 @@ class SymlinkSwapTest {
     assertOutsideUntouched();
   }
 
+  /**
+   * Memoized calls (stores, hits, mapped hits, clears) while another thread keeps swapping the
+   * function folder for a link to outside and back: whatever interleaving the scheduler picks,
+   * nothing outside changes and no call returns a wrong value.
+   */
+  @Test
+  void callsRacingAThreadThatKeepsSwappingLinksInNeverReachOutside() throws Exception {
+    Path shm = Path.of("/dev/shm");
+    if (Files.isDirectory(shm) && Files.isWritable(shm)) {
+      cache = Files.createTempDirectory(shm, "joblib4j-swap").resolve("cache"); // misses without fsync costs
+    }
+    try {
+      raceSwaps();
+    } finally {
+      if (cache.startsWith(shm)) {
+        LocalStore.deleteTree(cache.getParent());
+      }
+    }
+  }
+
+  private void raceSwaps() throws Exception {
+    Memory memory = Memory.builder(cache).verbose(0).build();
+    MemoizedFn1<Integer, Integer> f = memory.cache(SymlinkSwapTest::twice);
+    MemoizedFn1<Integer, Integer> mapped = f.mmapMode(io.joblib4j.MmapMode.READ_ONLY);
+    f.apply(0);
+    Path folder = functionFolder(cache);
+    Path aside = cache.resolve("aside");
+    AtomicBoolean stop = new AtomicBoolean();
+    java.util.concurrent.atomic.AtomicInteger swaps = new java.util.concurrent.atomic.AtomicInteger();
+    Thread swapper = new Thread(() -> {
+      while (!stop.get()) {
+        try {
+          if (Files.isDirectory(folder, Dir.NOFOLLOW)) {
+            Files.move(folder, aside, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.createSymbolicLink(folder, outside);
+          } else {
+            Files.deleteIfExists(folder);
+            if (Files.isDirectory(aside, Dir.NOFOLLOW)) {
+              Files.move(aside, folder);
+            }
+          }
+          swaps.incrementAndGet();
+          Thread.yield();
+        } catch (IOException raced) {
+          // a call created the folder meanwhile: next round
+        }
+      }
+    });
+    swapper.start();
+    try {
+      Captured.warnings(() -> {
+        for (int i = 0; i < 400; i++) {
+          int x = i % 50;
+          assertThat(f.apply(x)).isEqualTo(2 * x);
+          assertThat(mapped.apply(x)).isEqualTo(2 * x);
+          if (i % 100 == 99) {
+            f.clear();
+          }
+        }
+      });
+    } finally {
+      stop.set(true);
+      swapper.join();
+    }
+    assertThat(swaps.get()).isGreaterThan(10);
+    System.out.println("symlink swaps during 800 calls: " + swaps.get());
+    assertOutsideUntouched();
+  }
+
   // ---- helpers --------------------------------------------------------------------------------
 
   /** A store that, the first time it reaches {@code step}, replaces {@code what} with a link to outside. */
