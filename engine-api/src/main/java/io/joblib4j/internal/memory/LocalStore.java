@@ -186,7 +186,14 @@ public final class LocalStore implements Store {
               + " entry was written into it; the entry was not published");
         }
         try {
-          root.move(temp, folder, name);
+          try {
+            root.move(temp, folder, name);
+          } catch (NoSuchFileException parentGone) {
+            // the entry's folder was deleted (a clear) since it was opened: once more, into a new one
+            try (Opened again = tree.open(s, s.length - 1, true, entry)) {
+              root.move(temp, again.dir, name);
+            }
+          }
         } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
           return Publication.ALREADY_PRESENT; // another writer won the rename
         } catch (AtomicMoveNotSupportedException e) {

@@ -26,6 +26,8 @@ import java.util.UUID;
  */
 final class LocalTree {
   static final String TEMP_PREFIX = ".tmp-";
+  /** The file a folder made below the root arrives with (a temporary's name: never listed, swept later). */
+  static final String KEEP = TEMP_PREFIX + "keep";
 
   /** Where a store's operations pass, so that tests can swap links in at each step. */
   enum Step {
@@ -192,16 +194,23 @@ final class LocalTree {
       }
       return;
     }
+    // A rename replaces an empty folder: the new folder holds a (hidden) file as it arrives, so
+    // that a writer racing to create the same folder fails its rename instead of replacing this one.
     String temp = newTemp("dir");
     try {
-      if (parent.stat(name) == null) { // a rename replaces an empty folder: do not take another writer's
+      try (Dir t = root.openDir(temp);
+          java.nio.channels.FileChannel keep = t.openFile(KEEP, java.util.Set.of(
+              java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE))) {
+        // empty
+      }
+      if (parent.stat(name) == null) {
         root.move(temp, parent, name);
       }
     } catch (FileAlreadyExistsException | DirectoryNotEmptyException raced) {
       // another writer made it first
     } finally {
       if (root.stat(temp) != null) {
-        root.deleteDir(temp);
+        deleteTree(root, temp);
       }
     }
   }
