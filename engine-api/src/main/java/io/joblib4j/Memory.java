@@ -10,6 +10,7 @@ import io.joblib4j.fn.Fn6;
 import io.joblib4j.spi.ByteSizes;
 import io.joblib4j.internal.memory.CacheSettings;
 import io.joblib4j.internal.memory.Eviction;
+import io.joblib4j.internal.memory.Locations;
 import io.joblib4j.internal.memory.Memoizer;
 import io.joblib4j.spi.Store;
 import java.io.Serial;
@@ -63,12 +64,19 @@ public final class Memory implements Serializable {
    * A cache at {@code location}: a local folder path, or a URI whose scheme selects the store
    * ({@code file:/...}, {@code hdfs://...}). {@code null} disables caching: memoized functions then
    * always compute.
+   *
+   * @throws IllegalArgumentException if the location is a local file (or lies under one), which can
+   *     never hold a cache
    */
   public Memory(String location) {
     this(builder(location).settings());
   }
 
-  /** A cache in the local folder {@code location} (created if needed). */
+  /**
+   * A cache in the local folder {@code location} (created if needed).
+   *
+   * @throws IllegalArgumentException if {@code location} is a file (or lies under one)
+   */
   public Memory(Path location) {
     this(builder(location).settings());
   }
@@ -249,6 +257,9 @@ public final class Memory implements Serializable {
     private Builder(String location, Store store) {
       if (location != null && location.isEmpty()) {
         throw new IllegalArgumentException("Memory location is empty; pass null to disable caching");
+      }
+      if (store == null) {
+        Locations.checkUsable(location); // a file is refused now, not by every call computing uncached
       }
       this.location = location;
       this.store = store;
