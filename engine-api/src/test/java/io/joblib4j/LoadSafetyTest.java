@@ -199,9 +199,16 @@ class LoadSafetyTest {
   }
 
   @Test
-  void aMissingFileIsAnUncheckedIoException() {
-    assertThatThrownBy(() -> Joblib.load(dir.resolve("nope"))).isInstanceOf(java.io.UncheckedIOException.class)
-        .hasMessageContaining("nope");
+  void aMissingFileSaysPlainlyThatItDoesNotExistNamingThePathOnce() {
+    Path missing = dir.resolve("nope.jl4j");
+    assertThatThrownBy(() -> Joblib.load(missing)).isInstanceOf(java.io.UncheckedIOException.class)
+        .hasCauseInstanceOf(java.nio.file.NoSuchFileException.class)
+        .hasMessage("cannot load " + missing + ": the file does not exist; check the path and that the file"
+            + " was written");
+    Path relative = Path.of("no-such-folder", "model.jl4j");
+    assertThatThrownBy(() -> Joblib.load(relative, MmapMode.READ_ONLY))
+        .hasMessage("cannot load " + relative + ": the file does not exist (relative to the working directory "
+            + Path.of("").toAbsolutePath() + "); check the path and that the file was written");
   }
 
   // ------------------------------------------------------------ helpers

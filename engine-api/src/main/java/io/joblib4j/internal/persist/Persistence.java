@@ -19,8 +19,11 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -123,6 +126,17 @@ public final class Persistence {
       }
       InputStream raw = new FileIoTagging(new BufferedInputStream(Channels.newInputStream(ch), BUFFER));
       return readCompressed(c, raw, name, options);
+    } catch (NoSuchFileException e) {
+      throw new UncheckedIOException("cannot load " + file + ": the file does not exist"
+          + (file.isAbsolute() ? "" : " (relative to the working directory " + Path.of("").toAbsolutePath() + ")")
+          + "; check the path and that the file was written", e);
+    } catch (AccessDeniedException e) {
+      throw new UncheckedIOException("cannot load " + file + ": permission denied; check the permissions of the"
+          + " file and its folders", e);
+    } catch (FileSystemException e) {
+      // its message is the path again: say the reason instead
+      throw new UncheckedIOException("cannot load " + file + ": " + (e.getReason() != null ? e.getReason()
+          : e.getClass().getSimpleName()), e);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot load " + file + ": " + e.getMessage(), e);
     }
