@@ -149,10 +149,14 @@ public final class Joblib {
    *       like two equal copies.
    * </ul>
    *
-   * @throws IllegalArgumentException if the value nests deeper than 256 levels, or holds something
-   *     that cannot be hashed (an object whose fields the JDK does not open, such as a Thread or a
-   *     lock; a lambda that is not serializable); the message names the path from the value to it
-   *     ({@code .holder .items [1]}) and what to do
+   * @param value the value to hash (may be null)
+   * @param algorithm the digest: {@link HashAlgorithm#XXH3_128} or {@link HashAlgorithm#SHA_256}
+   * @return the hash as lower-case hex digits
+   * @throws UnhashableValueException (an IllegalArgumentException) if the value nests deeper than
+   *     256 levels, or holds something that cannot be hashed (an object whose fields the JDK does not
+   *     open, such as a Thread or a lock; a lambda that is not serializable); the message names the
+   *     path from the value to it ({@code .holder .items [1]}) and what to do, {@link
+   *     UnhashableValueException#path()} gives the path
    */
   public static String hash(Object value, HashAlgorithm algorithm) {
     Objects.requireNonNull(algorithm, "algorithm");
