@@ -75,7 +75,18 @@ public final class Joblib {
         c.map(Compress.Choice::level).orElse(0));
   }
 
-  /** Reads the value in {@code file} with the default {@link LoadOptions}. */
+  /**
+   * Reads the value in {@code file} with the default {@link LoadOptions}: into memory, every byte
+   * checked (see {@link #load(Path, LoadOptions)}).
+   *
+   * @param <T> the type the caller expects (not checked: a wrong one fails where the value is used)
+   * @param file the file, compressed or not (the codec is found from its first bytes)
+   * @return the value
+   * @throws CorruptFileException if the file is truncated, damaged, hostile or over a limit
+   * @throws UnsafeClassException if it holds a class that is not on the allow-list
+   * @throws UnsupportedFormatVersionException if a newer joblib4j wrote it
+   * @throws java.io.UncheckedIOException if it cannot be read (it does not exist, permission denied)
+   */
   public static <T> T load(Path file) {
     return load(file, LoadOptions.defaults());
   }
@@ -83,13 +94,52 @@ public final class Joblib {
   /**
    * Reads the value in {@code file}, memory-mapping its {@link io.joblib4j.array.NDArray}s in {@code
    * mode} (each array in the value gets its own mapping). A compressed file cannot be mapped and is
-   * loaded in memory, with a warning. Plain Java arrays are always read into memory.
+   * loaded in memory, with a warning. Plain Java arrays are always read into memory. The mapped data
+   * is checked against its CRC32C on the first map of each version of the file in this JVM (see
+   * {@link #load(Path, LoadOptions)}).
+   *
+   * @param <T> the type the caller expects
+   * @param file the file; only an uncompressed one can be mapped
+   * @param mode how to map: {@link MmapMode#READ_ONLY}, {@link MmapMode#READ_WRITE} or {@link
+   *     MmapMode#COPY_ON_WRITE}
+   * @return the value, its NDArrays mapped
+   * @throws CorruptFileException if the file is truncated, damaged, hostile or over a limit
+   * @throws UnsafeClassException if it holds a class that is not on the allow-list
+   * @throws UnsupportedFormatVersionException if a newer joblib4j wrote it
+   * @throws java.io.UncheckedIOException if it cannot be read or mapped
    */
   public static <T> T load(Path file, MmapMode mode) {
     return load(file, LoadOptions.builder().mmapMode(mode).build());
   }
 
-  /** Reads the value in {@code file} with {@code options}. */
+  /**
+   * Reads the value in {@code file} with {@code options}.
+   *
+   * <p><b>What is checked, and when.</b> Everything in the file is checked before it is used: the
+   * header, every record's header, sequence number and length, and the CRC32C of every record's
+   * payload; a compressed file's codec trailer; that nothing follows the end record. Classes are
+   * checked against the allow-list before they are loaded ({@link UnsafeClassException}); lengths
+   * are checked against the bytes that remain before anything is allocated; what the load builds
+   * is bounded by {@link LoadOptions#maxHeapBytes()} and {@link LoadOptions#maxDecompressedBytes()}.
+   * A <em>mapped</em> array is not read to be loaded, so its data is checked separately: on the
+   * first map of each version of the file in this JVM (a version is the path, size, modification
+   * time and file key, such as the inode; a file rewritten in place within two seconds before its
+   * check is checked again), by reading the mapped data once through its CRC32C. Mapping the same
+   * file again costs a few system calls. {@link LoadOptions.Builder#verifyMappedData(boolean)
+   * verifyMappedData(false)} skips that read for zero-cost maps of files you trust not to be damaged.
+   * Data mapped {@link MmapMode#READ_WRITE} is checked on its first such map and then flagged in the
+   * file as no longer checksummed, since its bytes then change under the reader.
+   *
+   * @param <T> the type the caller expects
+   * @param file the file
+   * @param options mapping, allow-list and limits
+   * @return the value
+   * @throws CorruptFileException if the file is truncated, damaged, hostile or over a limit of
+   *     {@code options}; the message names the file, what was wrong and, for a limit, how to raise it
+   * @throws UnsafeClassException if it holds a class that is not on the allow-list
+   * @throws UnsupportedFormatVersionException if a newer joblib4j wrote it
+   * @throws java.io.UncheckedIOException if it cannot be read (it does not exist, permission denied)
+   */
   @SuppressWarnings("unchecked")
   public static <T> T load(Path file, LoadOptions options) {
     Objects.requireNonNull(file, "file");

@@ -38,6 +38,7 @@ public final class LoadOptions {
   private final boolean trusted;
   private final long maxDecompressedBytes;
   private final int maxDepth;
+  private final boolean verifyMappedData;
 
   private LoadOptions(Builder b) {
     this.mmapMode = b.mmapMode;
@@ -46,6 +47,7 @@ public final class LoadOptions {
     this.trusted = b.trusted;
     this.maxDecompressedBytes = b.maxDecompressedBytes;
     this.maxDepth = b.maxDepth;
+    this.verifyMappedData = b.verifyMappedData;
   }
 
   /** The defaults: no mapping, the default allow-list, the default limits. */
@@ -75,6 +77,7 @@ public final class LoadOptions {
     b.trusted = trusted;
     b.maxDecompressedBytes = maxDecompressedBytes;
     b.maxDepth = maxDepth;
+    b.verifyMappedData = verifyMappedData;
     return b;
   }
 
@@ -111,11 +114,26 @@ public final class LoadOptions {
     return maxDepth;
   }
 
+  /**
+   * Whether a memory-mapped load checks the array data against its CRC32C, as a heap load always
+   * does. Default true. The check reads the mapped data once; it is done at most once per version
+   * of a file per JVM (the same path, size, modification time and file key, e.g. the inode), so
+   * mapping the same file again costs a few system calls, not a read. A file modified less than two
+   * seconds before it was checked is checked again on its next map, since file times are too coarse
+   * to tell a change made in the same instant apart.
+   *
+   * @return false when mapped array data is served unchecked (see {@link
+   *     Builder#verifyMappedData(boolean)})
+   */
+  public boolean verifyMappedData() {
+    return verifyMappedData;
+  }
+
   @Override
   public String toString() {
     return "LoadOptions{mmapMode=" + mmapMode + ", trusted=" + trusted + ", allowedClasses="
         + allowedClasses + ", allowedPackages=" + allowedPackages + ", maxDecompressedBytes="
-        + maxDecompressedBytes + ", maxDepth=" + maxDepth + "}";
+        + maxDecompressedBytes + ", maxDepth=" + maxDepth + ", verifyMappedData=" + verifyMappedData + "}";
   }
 
   /** Builds {@link LoadOptions}. */
@@ -126,6 +144,7 @@ public final class LoadOptions {
     private boolean trusted;
     private long maxDecompressedBytes = Runtime.getRuntime().maxMemory();
     private int maxDepth = 256;
+    private boolean verifyMappedData = true;
 
     private Builder() {}
 
@@ -188,6 +207,20 @@ public final class LoadOptions {
         throw new IllegalArgumentException("maxDepth must be in 1..10000, got " + depth);
       }
       this.maxDepth = depth;
+      return this;
+    }
+
+    /**
+     * Whether mapped array data is checked against its CRC32C before it is handed out (default
+     * true; see {@link LoadOptions#verifyMappedData()}). {@code false} gives zero-cost maps: the
+     * first map of a large file then reads nothing, and a damaged array is served as it is, exactly
+     * like {@code np.load(mmap_mode="r")}. The file's framing and its other records are still checked.
+     *
+     * @param verify false to serve mapped data unchecked
+     * @return this builder
+     */
+    public Builder verifyMappedData(boolean verify) {
+      this.verifyMappedData = verify;
       return this;
     }
 

@@ -11,8 +11,8 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Reads an entry's {@code output.jl4j}: mapped from a local file after its CRC32C was checked
- * once, or streamed, in which case the whole file must be the one container (bytes after its end
+ * Reads an entry's {@code output.jl4j}: mapped from a local file (whose array data the load checks
+ * once per version of the file in a JVM, as {@code Joblib.load} does), or streamed, in which case the whole file must be the one container (bytes after its end
  * make the entry damaged, as a cut would). Errors name the entry's file by its path in the store.
  */
 final class StoredOutput {
@@ -26,7 +26,7 @@ final class StoredOutput {
       if (file.isEmpty()) {
         return Optional.empty();
       }
-      VerifiedOutputs.verifyOnce(store, entry, file.get());
+      // the load checks the mapped data against its CRC32Cs once per version of the file in this JVM
       return Optional.of(Joblib.load(file.get(), options));
     }
     Optional<InputStream> in = store.open(output);

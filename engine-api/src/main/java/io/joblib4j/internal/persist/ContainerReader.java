@@ -27,6 +27,7 @@ final class ContainerReader {
   private final Source src;
   private final String name;
   private final MmapMode mmap;
+  private final boolean checkMappedData;
   private final Path file;
   private final long budget;
   private final List<Object> blobs = new ArrayList<>();
@@ -46,10 +47,11 @@ final class ContainerReader {
   private long length;
   private long headerAt;
 
-  ContainerReader(Source src, String name, MmapMode mmap, Path file, long budget) {
+  ContainerReader(Source src, String name, MmapMode mmap, boolean checkMappedData, Path file, long budget) {
     this.src = src;
     this.name = name;
     this.mmap = mmap;
+    this.checkMappedData = checkMappedData;
     this.file = file;
     this.budget = budget;
   }
@@ -287,13 +289,16 @@ final class ContainerReader {
 
   private ByteStorage readArrayData() throws IOException {
     if (mmap != null && src.channel() != null) {
-      if (mmap == MmapMode.READ_WRITE && (flags & Format.FLAG_MUTABLE) == 0) {
-        markMutable();
-      }
       ByteStorage s = ByteStorage.map(src.channel(), file, src.position, length, mmap);
       src.skip(length);
       tail.clear();
-      src.readFully(tail); // mapped data is not checksummed: that would read the whole file
+      src.readFully(tail);
+      if (checkMappedData && (flags & Format.FLAG_MUTABLE) == 0) {
+        checkMapped(s);
+      }
+      if (mmap == MmapMode.READ_WRITE && (flags & Format.FLAG_MUTABLE) == 0) {
+        markMutable();
+      }
       mappedAny = true;
       return s;
     }
@@ -314,6 +319,17 @@ final class ContainerReader {
     }
     checkTrailerUnlessMutable();
     return s;
+  }
+
+  /** Reads the mapped data once to check it against the trailer, before anyone can write to it. */
+  private void checkMapped(ByteStorage s) {
+    for (ByteBuffer segment : s.segments()) {
+      crc.update(segment.duplicate());
+    }
+    if (tail.getInt(0) != (int) crc.getValue()) {
+      throw corrupt("checksum mismatch (CRC32C) in the mapped array data of record #" + (sequence - 1) + " ("
+          + length + " bytes): the file was damaged after it was written");
+    }
   }
 
   /**

@@ -110,22 +110,16 @@ public final class Persistence {
     StandardOpenOption[] opts = mmap == MmapMode.READ_WRITE || mmap == MmapMode.COPY_ON_WRITE
         ? new StandardOpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE}
         : new StandardOpenOption[] {StandardOpenOption.READ};
-    try (FileChannel ch = FileChannel.open(file, opts)) {
-      ByteBuffer peek = ByteBuffer.allocate(PEEK);
-      while (peek.hasRemaining() && ch.read(peek, peek.position()) > 0) {
-        // positional reads leave the channel at 0 for the stream path
+    boolean checkMapped = mmap != null && options.verifyMappedData();
+    long checkStart = System.currentTimeMillis();
+    try {
+      // stat before and after the open: the version then is the one the channel reads
+      VerifiedFiles.Version before = checkMapped ? VerifiedFiles.version(file) : null;
+      try (FileChannel ch = FileChannel.open(file, opts)) {
+        boolean checkData = checkMapped
+            && !(VerifiedFiles.verified(before) && before.equals(VerifiedFiles.version(file)));
+        return load(ch, file, name, mmap, checkData, options, checkData ? before : null, checkStart);
       }
-      byte[] head = Arrays.copyOf(peek.array(), peek.position());
-      if (startsWith(head, Format.MAGIC)) {
-        return read(Source.of(ch), name, mmap, file, options);
-      }
-      Compressor c = detect(head, name);
-      if (mmap != null) {
-        LOG.warn("{} is compressed with {}: it cannot be memory-mapped and is loaded in memory instead"
-            + " (mmap mode {} ignored); dump without compression to map it", name, c.name(), mmap);
-      }
-      InputStream raw = new FileIoTagging(new BufferedInputStream(Channels.newInputStream(ch), BUFFER));
-      return readCompressed(c, raw, name, options);
     } catch (NoSuchFileException e) {
       throw new UncheckedIOException("cannot load " + file + ": the file does not exist"
           + (file.isAbsolute() ? "" : " (relative to the working directory " + Path.of("").toAbsolutePath() + ")")
@@ -140,6 +134,33 @@ public final class Persistence {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot load " + file + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Loads from the open file; {@code unchecked}, when not null, is the version whose mapped data
+   * this load checks, remembered as checked if the file did not change meanwhile.
+   */
+  private static Object load(FileChannel ch, Path file, String name, MmapMode mmap, boolean checkMappedData,
+      LoadOptions options, VerifiedFiles.Version unchecked, long checkStart) throws IOException {
+    ByteBuffer peek = ByteBuffer.allocate(PEEK);
+    while (peek.hasRemaining() && ch.read(peek, peek.position()) > 0) {
+      // positional reads leave the channel at 0 for the stream path
+    }
+    byte[] head = Arrays.copyOf(peek.array(), peek.position());
+    if (startsWith(head, Format.MAGIC)) {
+      Object value = read(Source.of(ch), name, mmap, checkMappedData, file, options);
+      if (unchecked != null && unchecked.equals(VerifiedFiles.version(file))) {
+        VerifiedFiles.remember(unchecked, checkStart); // unchanged while it was checked
+      }
+      return value;
+    }
+    Compressor c = detect(head, name);
+    if (mmap != null) {
+      LOG.warn("{} is compressed with {}: it cannot be memory-mapped and is loaded in memory instead"
+          + " (mmap mode {} ignored); dump without compression to map it", name, c.name(), mmap);
+    }
+    InputStream raw = new FileIoTagging(new BufferedInputStream(Channels.newInputStream(ch), BUFFER));
+    return readCompressed(c, raw, name, options);
   }
 
   /**
@@ -168,7 +189,7 @@ public final class Persistence {
       byte[] head = p.readNBytes(PEEK);
       p.unread(head);
       if (startsWith(head, Format.MAGIC)) {
-        Object value = read(Source.of(p, options.maxDecompressedBytes()), name, null, null, options);
+        Object value = read(Source.of(p, options.maxDecompressedBytes()), name, null, false, null, options);
         if (whole) {
           requireNothingAfterTheEndRecord(p, name);
         }
@@ -183,7 +204,7 @@ public final class Persistence {
   private static Object readCompressed(Compressor c, InputStream raw, String name, LoadOptions options)
       throws IOException {
     try (InputStream in = c.decompress(raw)) {
-      Object value = read(Source.of(in, options.maxDecompressedBytes()), name, null, null, options);
+      Object value = read(Source.of(in, options.maxDecompressedBytes()), name, null, false, null, options);
       // reading the stream to its end makes the codec check its trailer (gzip's CRC32, lz4's content
       // checksum, xz's index...) and what follows it: without this a file cut in its trailer loads
       requireNothingAfterTheEndRecord(in, name);
@@ -223,9 +244,9 @@ public final class Persistence {
     });
   }
 
-  private static Object read(Source src, String name, MmapMode mmap, Path file, LoadOptions options)
-      throws IOException {
-    ContainerReader reader = new ContainerReader(src, name, mmap, file, options.maxDecompressedBytes());
+  private static Object read(Source src, String name, MmapMode mmap, boolean checkMappedData, Path file,
+      LoadOptions options) throws IOException {
+    ContainerReader reader = new ContainerReader(src, name, mmap, checkMappedData, file, options.maxDecompressedBytes());
     try {
       reader.readHeader();
       AllowList allow = new AllowList(options, contextLoader(), name);
