@@ -94,8 +94,10 @@ class LoadSafetyTest {
   void anArrayOfARefusedClassIsRefusedToo() {
     Path file = dir.resolve("arr.jl4j");
     Joblib.dump(new Object[] {new SerialGadget[] {new SerialGadget("x")}}, file);
+    // the advice names the element class, which is what allowing takes (not "[Lcom...;")
     assertThatThrownBy(() -> Joblib.load(file)).isInstanceOf(UnsafeClassException.class)
-        .hasMessageContaining("SerialGadget");
+        .hasMessageContaining("SerialGadget").hasMessageContaining("allow(LoadSafetyTest.SerialGadget.class)")
+        .hasMessageContaining("allowPackages(\"io.joblib4j\")");
     assertThat(CREATED).hasValue(0);
   }
 

@@ -38,7 +38,7 @@ final class JavaCodec {
     @Override
     protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
       String name = desc.getName();
-      allow.check(name);
+      allow.checkInSerialForm(name);
       try {
         return Class.forName(name, false, allow.loader());
       } catch (ClassNotFoundException e) {
