@@ -30,6 +30,14 @@ import java.util.Set;
  * <p>Immutable; build with {@link #builder()}.
  */
 public final class LoadOptions {
+  /** The system property giving the default {@link #maxHeapBytes()}, e.g. {@code -Djoblib4j.load.maxHeapBytes=6G}. */
+  public static final String MAX_HEAP_BYTES_PROPERTY = "joblib4j.load.maxHeapBytes";
+  /** The system property giving the default {@link #maxDecompressedBytes()}. */
+  public static final String MAX_DECOMPRESSED_BYTES_PROPERTY = "joblib4j.load.maxDecompressedBytes";
+  private static final long DEFAULT_MAX_HEAP_BYTES =
+      configured(MAX_HEAP_BYTES_PROPERTY, "JOBLIB4J_LOAD_MAX_HEAP_BYTES");
+  private static final long DEFAULT_MAX_DECOMPRESSED_BYTES =
+      configured(MAX_DECOMPRESSED_BYTES_PROPERTY, "JOBLIB4J_LOAD_MAX_DECOMPRESSED_BYTES");
   private static final LoadOptions DEFAULTS = builder().build();
 
   private final MmapMode mmapMode;
@@ -37,6 +45,7 @@ public final class LoadOptions {
   private final Set<String> allowedPackages;
   private final boolean trusted;
   private final long maxDecompressedBytes;
+  private final long maxHeapBytes;
   private final int maxDepth;
   private final boolean verifyMappedData;
 
@@ -46,6 +55,7 @@ public final class LoadOptions {
     this.allowedPackages = Collections.unmodifiableSet(new LinkedHashSet<>(b.allowedPackages));
     this.trusted = b.trusted;
     this.maxDecompressedBytes = b.maxDecompressedBytes;
+    this.maxHeapBytes = b.maxHeapBytes;
     this.maxDepth = b.maxDepth;
     this.verifyMappedData = b.verifyMappedData;
   }
@@ -76,6 +86,7 @@ public final class LoadOptions {
     b.allowedPackages.addAll(allowedPackages);
     b.trusted = trusted;
     b.maxDecompressedBytes = maxDecompressedBytes;
+    b.maxHeapBytes = maxHeapBytes;
     b.maxDepth = maxDepth;
     b.verifyMappedData = verifyMappedData;
     return b;
@@ -102,11 +113,32 @@ public final class LoadOptions {
   }
 
   /**
-   * The most bytes a compressed file may decompress to, and the most bytes of arrays a stream may
-   * make us allocate. Default: the JVM's maximum heap, since everything decompressed ends up there.
+   * The most bytes a compressed file or a stream may decompress to (what the codec produces, the
+   * container's own framing included). Default: half the JVM's maximum heap, or the system property
+   * {@value #MAX_DECOMPRESSED_BYTES_PROPERTY} (a byte size such as {@code 2G}; environment variable
+   * {@code JOBLIB4J_LOAD_MAX_DECOMPRESSED_BYTES}) when set at start-up.
+   *
+   * @return the limit in bytes
    */
   public long maxDecompressedBytes() {
     return maxDecompressedBytes;
+  }
+
+  /**
+   * The most heap one load may build, as estimated while it decodes: array data read into memory,
+   * and for every other value its object header, fields and collection slots (an empty HashMap in
+   * a list counts some 55 bytes, although the file spends 3 bytes on it). A file that would build
+   * more is refused with a {@link CorruptFileException} naming this limit as soon as the estimate
+   * passes it, before the heap fills, so that other threads of the JVM keep working. Memory-mapped
+   * arrays do not count. Default: half the JVM's maximum heap, or the system property {@value
+   * #MAX_HEAP_BYTES_PROPERTY} (a byte size such as {@code 6G}; environment variable {@code
+   * JOBLIB4J_LOAD_MAX_HEAP_BYTES}) when set at start-up, which also applies to what {@link Memory}
+   * loads.
+   *
+   * @return the limit in bytes
+   */
+  public long maxHeapBytes() {
+    return maxHeapBytes;
   }
 
   /** How deeply values may nest (lists in maps in records ...); deeper files are refused. */
@@ -133,7 +165,27 @@ public final class LoadOptions {
   public String toString() {
     return "LoadOptions{mmapMode=" + mmapMode + ", trusted=" + trusted + ", allowedClasses="
         + allowedClasses + ", allowedPackages=" + allowedPackages + ", maxDecompressedBytes="
-        + maxDecompressedBytes + ", maxDepth=" + maxDepth + ", verifyMappedData=" + verifyMappedData + "}";
+        + maxDecompressedBytes + ", maxHeapBytes=" + maxHeapBytes + ", maxDepth=" + maxDepth + ", verifyMappedData=" + verifyMappedData + "}";
+  }
+
+  /** Half the maximum heap, unless the property or environment variable says otherwise. */
+  private static long configured(String property, String environment) {
+    String text = System.getProperty(property, System.getenv(environment));
+    long half = Math.max(1, Runtime.getRuntime().maxMemory() / 2);
+    if (text == null || text.isBlank()) {
+      return half;
+    }
+    try {
+      long bytes = io.joblib4j.spi.ByteSizes.parse(text);
+      if (bytes > 0) {
+        return bytes;
+      }
+    } catch (IllegalArgumentException e) {
+      // said below
+    }
+    io.joblib4j.spi.Warnings.warn(LoadOptions.class, property + " (or " + environment + ") is \"" + text
+        + "\", which is not a positive byte size such as 6G: using half the maximum heap, " + half + " bytes");
+    return half;
   }
 
   /** Builds {@link LoadOptions}. */
@@ -142,7 +194,8 @@ public final class LoadOptions {
     private final Set<String> allowedClasses = new LinkedHashSet<>();
     private final Set<String> allowedPackages = new LinkedHashSet<>();
     private boolean trusted;
-    private long maxDecompressedBytes = Runtime.getRuntime().maxMemory();
+    private long maxDecompressedBytes = DEFAULT_MAX_DECOMPRESSED_BYTES;
+    private long maxHeapBytes = DEFAULT_MAX_HEAP_BYTES;
     private int maxDepth = 256;
     private boolean verifyMappedData = true;
 
@@ -198,6 +251,20 @@ public final class LoadOptions {
         throw new IllegalArgumentException("maxDecompressedBytes must be positive, got " + bytes);
       }
       this.maxDecompressedBytes = bytes;
+      return this;
+    }
+
+    /**
+     * See {@link LoadOptions#maxHeapBytes()}.
+     *
+     * @param bytes the most heap a load may build; must be positive
+     * @return this builder
+     */
+    public Builder maxHeapBytes(long bytes) {
+      if (bytes <= 0) {
+        throw new IllegalArgumentException("maxHeapBytes must be positive, got " + bytes);
+      }
+      this.maxHeapBytes = bytes;
       return this;
     }
 

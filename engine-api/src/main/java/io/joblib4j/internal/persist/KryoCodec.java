@@ -12,7 +12,7 @@ import com.esotericsoftware.kryo.kryo5.serializers.MapSerializer;
 import com.esotericsoftware.kryo.kryo5.util.DefaultClassResolver;
 import com.esotericsoftware.kryo.kryo5.util.DefaultInstantiatorStrategy;
 import com.esotericsoftware.kryo.kryo5.util.MapReferenceResolver;
-import io.joblib4j.UnsafeClassException;
+import io.joblib4j.JoblibException;
 import io.joblib4j.array.NDArray;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -41,7 +41,12 @@ final class KryoCodec {
     return new KryoCodec(configure(new Kryo(new DefaultClassResolver(), new MapReferenceResolver()), contextLoader(), 1000));
   }
 
-  static KryoCodec forReading(AllowList allow, int maxDepth) {
+  /**
+   * A reader whose classes go through {@code allow} and whose objects are charged to {@code heap}
+   * (each new object, by a small estimate; its arrays' and collections' bytes are bounded by the
+   * payload, which is already in memory).
+   */
+  static KryoCodec forReading(AllowList allow, int maxDepth, HeapBudget heap) {
     DefaultClassResolver resolver = new DefaultClassResolver() {
       @Override
       protected Class<?> getTypeByName(String className) {
@@ -49,7 +54,14 @@ final class KryoCodec {
         return super.getTypeByName(className);
       }
     };
-    return new KryoCodec(configure(new BoundedKryo(resolver), allow.loader(), maxDepth));
+    MapReferenceResolver references = new MapReferenceResolver() {
+      @Override
+      public void setReadObject(int id, Object object) {
+        heap.charge(HeapBudget.SERIALIZED_OBJECT);
+        super.setReadObject(id, object);
+      }
+    };
+    return new KryoCodec(configure(new BoundedKryo(resolver, references), allow.loader(), maxDepth));
   }
 
   private static ClassLoader contextLoader() {
@@ -175,8 +187,8 @@ final class KryoCodec {
    * bytes left (every element takes at least one byte) before they preallocate for it.
    */
   static final class BoundedKryo extends Kryo {
-    BoundedKryo(DefaultClassResolver resolver) {
-      super(resolver, new MapReferenceResolver());
+    BoundedKryo(DefaultClassResolver resolver, MapReferenceResolver references) {
+      super(resolver, references);
     }
 
     @Override
@@ -274,7 +286,7 @@ final class KryoCodec {
   }
 
   /**
-   * Reads one object. An {@link UnsafeClassException} from the allow-list is rethrown as is, however
+   * Reads one object. A {@link JoblibException} from the allow-list or the heap budget is rethrown as is, however
    * deeply Kryo wrapped it.
    */
   Object read(byte[] bytes) {
@@ -282,8 +294,8 @@ final class KryoCodec {
       return kryo.readClassAndObject(new BoundedInput(bytes));
     } catch (RuntimeException e) {
       for (Throwable t = e; t != null; t = t.getCause()) {
-        if (t instanceof UnsafeClassException) {
-          throw (UnsafeClassException) t;
+        if (t instanceof JoblibException) {
+          throw (JoblibException) t; // a refused class, or the heap budget
         }
       }
       throw e;
@@ -313,7 +325,7 @@ final class KryoCodec {
         throw new KryoException("NDArray of " + n + " bytes in " + (input.limit() - input.position()));
       }
       byte[] b = input.readBytes(n);
-      try (var in = new JavaCodec.FilteredInput(new ByteArrayInputStream(b), JavaCodec.ONLY_ARRAYS, b.length, 8)) {
+      try (var in = new JavaCodec.FilteredInput(new ByteArrayInputStream(b), JavaCodec.ONLY_ARRAYS, b.length, 8, null)) {
         return (NDArray) in.readObject();
       } catch (IOException | ClassNotFoundException | ClassCastException e) {
         throw new KryoException("corrupt NDArray: " + e, e);

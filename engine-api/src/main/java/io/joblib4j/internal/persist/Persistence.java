@@ -246,11 +246,12 @@ public final class Persistence {
 
   private static Object read(Source src, String name, MmapMode mmap, boolean checkMappedData, Path file,
       LoadOptions options) throws IOException {
-    ContainerReader reader = new ContainerReader(src, name, mmap, checkMappedData, file, options.maxDecompressedBytes());
+    HeapBudget heap = new HeapBudget(name, options.maxHeapBytes());
+    ContainerReader reader = new ContainerReader(src, name, mmap, checkMappedData, file, heap);
     try {
       reader.readHeader();
       AllowList allow = new AllowList(options, contextLoader(), name);
-      return new ValueDecoder(reader, allow, options.maxDepth()).readRoot();
+      return new ValueDecoder(reader, allow, heap, options.maxDepth()).readRoot();
     } catch (EOFException e) {
       throw new CorruptFileException(name, "truncated: the data ends in the middle of a record");
     } catch (Source.LimitException e) {
