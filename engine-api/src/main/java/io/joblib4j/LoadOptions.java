@@ -8,14 +8,17 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Options for {@link Joblib#load(java.nio.file.Path, LoadOptions)}: memory mapping, the class
- * allow-list, and resource limits.
+ * Options for {@link Joblib#load(java.nio.file.Path, LoadOptions)}: memory mapping and its check,
+ * the class allow-list, and resource limits.
  *
  * <p>By default {@code load} accepts only data: boxed primitives, {@code String}, {@code
- * BigInteger}/{@code BigDecimal}, primitive and object arrays, the common {@code java.util}
- * collections, {@code Optional}, {@code UUID}, {@code java.time} values, enums, records (whose
- * values are themselves accepted), and joblib4j's own types such as {@link io.joblib4j.array.NDArray}.
- * Any other class is refused <em>before</em> an instance is created, with an {@link
+ * BigInteger}/{@code BigDecimal}, primitive and object arrays, the {@code java.util} and {@code
+ * java.util.concurrent} collections (ArrayList to TreeMap, IdentityHashMap, PriorityQueue and the
+ * sorted collections in natural order, ConcurrentHashMap, ConcurrentSkipListMap, the copy-on-write
+ * and blocking queues, the JDK's immutable and wrapped collections), {@code Optional}, {@code
+ * UUID}, {@code java.time} values, enums, records (whose values are themselves accepted), and
+ * joblib4j's own types such as {@link io.joblib4j.array.NDArray}. Any other class (a comparator
+ * among them) is refused <em>before</em> an instance is created, with an {@link
  * UnsafeClassException}. To accept more:
  *
  * <pre>{@code
@@ -26,6 +29,12 @@ import java.util.Set;
  * Model mine = Joblib.load(path, LoadOptions.trusted()); // a file I wrote myself: anything goes
  * NDArray big = Joblib.load(path, LoadOptions.builder().mmapMode(MmapMode.READ_ONLY).build());
  * }</pre>
+ *
+ * <p><b>Limits.</b> A load builds at most {@link #maxHeapBytes()} of heap and decompresses at most
+ * {@link #maxDecompressedBytes()}; both default to half the maximum heap, and a file over either is
+ * refused with a {@link CorruptFileException} that names the limit, what was found and how to raise
+ * it. Set them per load with the builder, or for the whole JVM (what {@link Memory} loads included)
+ * with {@code -Djoblib4j.load.maxHeapBytes=6G} and {@code -Djoblib4j.load.maxDecompressedBytes=6G}.
  *
  * <p>Immutable; build with {@link #builder()}.
  */

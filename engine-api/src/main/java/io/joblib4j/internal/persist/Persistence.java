@@ -1,7 +1,6 @@
 package io.joblib4j.internal.persist;
 
 import io.joblib4j.CorruptFileException;
-import io.joblib4j.JoblibException;
 import io.joblib4j.LoadOptions;
 import io.joblib4j.MmapMode;
 import io.joblib4j.spi.Compressor;
@@ -203,22 +202,27 @@ public final class Persistence {
 
   private static Object readCompressed(Compressor c, InputStream raw, String name, LoadOptions options)
       throws IOException {
-    try (InputStream in = c.decompress(raw)) {
+    InputStream in;
+    try {
+      in = new CodecInput(c.decompress(raw));
+    } catch (FileIoException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      throw new CorruptFileException(name, "invalid " + c.name() + " data: " + e.getMessage(), e);
+    }
+    try (in) {
       Object value = read(Source.of(in, options.maxDecompressedBytes()), name, null, false, null, options);
       // reading the stream to its end makes the codec check its trailer (gzip's CRC32, lz4's content
       // checksum, xz's index...) and what follows it: without this a file cut in its trailer loads
       requireNothingAfterTheEndRecord(in, name);
       return value;
-    } catch (FileIoException e) {
-      throw e;
-    } catch (EOFException e) {
-      throw new CorruptFileException(name, "truncated " + c.name() + " data: the file ends before the"
-          + " compressed stream does (" + e.getMessage() + ")", e);
-    } catch (IOException | RuntimeException e) {
-      if (e instanceof JoblibException || e instanceof UncheckedIOException) {
-        throw e;
+    } catch (CodecDataException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof EOFException) {
+        throw new CorruptFileException(name, "truncated " + c.name() + " data: the file ends before the"
+            + " compressed stream does (" + cause.getMessage() + ")", cause);
       }
-      throw new CorruptFileException(name, "invalid " + c.name() + " data: " + e.getMessage(), e);
+      throw new CorruptFileException(name, "invalid " + c.name() + " data: " + cause.getMessage(), cause);
     }
   }
 
@@ -256,19 +260,11 @@ public final class Persistence {
       throw new CorruptFileException(name, "truncated: the data ends in the middle of a record");
     } catch (Source.LimitException e) {
       throw new CorruptFileException(name, e.getMessage());
-    } catch (FileIoException e) {
-      throw e;
-    } catch (JoblibException | UncheckedIOException e) {
-      throw e;
-    } catch (IOException | RuntimeException e) {
-      // codecs report bad data with all sorts of exceptions (LZ4Exception, IllegalStateException...)
-      throw new CorruptFileException(name, "malformed data: " + e, e);
-    } catch (OutOfMemoryError e) {
-      throw new CorruptFileException(name, "the data declares more than fits in memory: " + e.getMessage());
-    } catch (StackOverflowError e) {
-      throw new CorruptFileException(name, "values nest too deeply for this thread's stack;"
-          + " lower LoadOptions.maxDepth or use a thread with a larger stack");
     }
+    // Nothing else is caught here: bad data is reported by the decoders as CorruptFileException
+    // where they find it, a codec's complaints arrive tagged as CodecDataException, and anything
+    // else (a RuntimeException, an OutOfMemoryError) is a bug or a real lack of memory and must be
+    // seen as such, not as a damaged file.
   }
 
   private static ClassLoader contextLoader() {
@@ -299,6 +295,55 @@ public final class Persistence {
     @Override
     public synchronized IOException getCause() {
       return (IOException) super.getCause();
+    }
+  }
+
+  /** Whatever a decompressor threw while it read: its data is bad (or cut), as opposed to our decoder failing. */
+  private static final class CodecDataException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    CodecDataException(Exception cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+
+  /** A decompressor's stream, its complaints tagged as {@link CodecDataException} (I/O errors of the file pass). */
+  private static final class CodecInput extends FilterInputStream {
+    CodecInput(InputStream codec) {
+      super(codec);
+    }
+
+    @Override
+    public int read() throws IOException {
+      try {
+        return in.read();
+      } catch (FileIoException e) {
+        throw e;
+      } catch (IOException | RuntimeException e) {
+        throw new CodecDataException(e);
+      }
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      try {
+        return in.read(b, off, len);
+      } catch (FileIoException e) {
+        throw e;
+      } catch (IOException | RuntimeException e) {
+        throw new CodecDataException(e);
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      try {
+        in.close();
+      } catch (FileIoException e) {
+        throw e;
+      } catch (IOException | RuntimeException e) {
+        throw new CodecDataException(e);
+      }
     }
   }
 
