@@ -3,6 +3,7 @@ package io.joblib4j.spi.worker;
 import io.joblib4j.Delayed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectStreamClass;
 
@@ -23,6 +24,12 @@ final class WireInput extends ObjectInputStream {
     this.format = format;
     this.loader = loader;
     enableResolveObject(true);
+    // no array (nor an immutable collection's, which asks the filter too) has more elements than
+    // the stream has bytes: a lying length is refused instead of allocated (found by fuzzing)
+    ObjectInputFilter byteBound = info -> info.arrayLength() > bytes.length
+        ? ObjectInputFilter.Status.REJECTED : ObjectInputFilter.Status.UNDECIDED;
+    ObjectInputFilter jvmWide = getObjectInputFilter();
+    setObjectInputFilter(jvmWide == null ? byteBound : ObjectInputFilter.merge(byteBound, jvmWide));
   }
 
   /** How many tasks were read completely; the task at this index is the one being read. */
