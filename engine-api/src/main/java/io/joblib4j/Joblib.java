@@ -44,12 +44,25 @@ public final class Joblib {
    * Writes {@code value} to {@code file}, compressed if the file's extension names a codec ({@code
    * .z .gz .bz2 .lzma .xz .lz4 .zst}). The file is written under a temporary name and renamed into
    * place, so a failure never leaves a partial file (nor destroys an existing one).
+   *
+   * @param value what to write (see the class comment for what can be written)
+   * @param file the file; its extension picks the codec
+   * @throws IllegalArgumentException if the value cannot be written (a cycle, nesting too deep)
+   * @throws java.io.UncheckedIOException if the file cannot be written
    */
   public static void dump(Object value, Path file) {
     dump(value, file, Compress.none());
   }
 
-  /** Writes {@code value} to {@code file} with joblib's {@code compress} rules (see {@link Compress}). */
+  /**
+   * Writes {@code value} to {@code file} with joblib's {@code compress} rules (see {@link Compress}).
+   *
+   * @param value what to write
+   * @param file the file
+   * @param compress the codec and level, or {@link Compress#none()} to follow the extension
+   * @throws IllegalArgumentException if the value cannot be written
+   * @throws java.io.UncheckedIOException if the file cannot be written
+   */
   public static void dump(Object value, Path file, Compress compress) {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(compress, "compress");
@@ -58,7 +71,14 @@ public final class Joblib {
         c.map(Compress.Choice::level).orElse(0));
   }
 
-  /** Writes {@code value} to {@code out}, uncompressed; {@code out} is flushed, not closed. */
+  /**
+   * Writes {@code value} to {@code out}, uncompressed; {@code out} is flushed, not closed.
+   *
+   * @param value what to write
+   * @param out the stream
+   * @throws IllegalArgumentException if the value cannot be written
+   * @throws java.io.UncheckedIOException if the stream fails
+   */
   public static void dump(Object value, OutputStream out) {
     dump(value, out, Compress.none());
   }
@@ -66,6 +86,12 @@ public final class Joblib {
   /**
    * Writes {@code value} to {@code out}, which is flushed, not closed. A stream has no extension,
    * so {@link Compress#none()} means uncompressed.
+   *
+   * @param value what to write
+   * @param out the stream
+   * @param compress the codec and level
+   * @throws IllegalArgumentException if the value cannot be written
+   * @throws java.io.UncheckedIOException if the stream fails
    */
   public static void dump(Object value, OutputStream out, Compress compress) {
     Objects.requireNonNull(out, "out");
@@ -152,12 +178,31 @@ public final class Joblib {
    * one dump are consumed, so several dumps can follow each other in one stream. A compressed
    * stream is read to its end, its codec's trailer checked: it must hold one dump and nothing
    * after it.
+   *
+   * @param <T> the type the caller expects
+   * @param in the stream (not closed)
+   * @return the value
+   * @throws CorruptFileException if the data is truncated, damaged, hostile or over a limit
+   * @throws UnsafeClassException if it holds a class that is not on the allow-list
+   * @throws UnsupportedFormatVersionException if a newer joblib4j wrote it
+   * @throws java.io.UncheckedIOException if the stream fails
    */
   public static <T> T load(InputStream in) {
     return load(in, LoadOptions.defaults());
   }
 
-  /** Reads one value from {@code in} with {@code options}; an mmap mode is ignored with a warning. */
+  /**
+   * Reads one value from {@code in} with {@code options}; an mmap mode is ignored with a warning.
+   *
+   * @param <T> the type the caller expects
+   * @param in the stream (not closed)
+   * @param options allow-list and limits
+   * @return the value
+   * @throws CorruptFileException if the data is truncated, damaged, hostile or over a limit
+   * @throws UnsafeClassException if it holds a class that is not on the allow-list
+   * @throws UnsupportedFormatVersionException if a newer joblib4j wrote it
+   * @throws java.io.UncheckedIOException if the stream fails
+   */
   @SuppressWarnings("unchecked")
   public static <T> T load(InputStream in, LoadOptions options) {
     Objects.requireNonNull(in, "in");
@@ -168,6 +213,10 @@ public final class Joblib {
   /**
    * The xxHash3-128 content hash of {@code value} as 32 hex digits: equal for equal content, in any
    * JVM, run or machine. See {@link #hash(Object, HashAlgorithm)} for what "content" means.
+   *
+   * @param value the value to hash (may be null)
+   * @return 32 lower-case hex digits
+   * @throws UnhashableValueException if the value holds something that cannot be hashed
    */
   public static String hash(Object value) {
     return hash(value, HashAlgorithm.XXH3_128);

@@ -69,7 +69,11 @@ public final class LoadOptions {
     this.verifyMappedData = b.verifyMappedData;
   }
 
-  /** The defaults: no mapping, the default allow-list, the default limits. */
+  /**
+   * The defaults: no mapping, the default allow-list, the default limits.
+   *
+   * @return the default options
+   */
   public static LoadOptions defaults() {
     return DEFAULTS;
   }
@@ -77,17 +81,27 @@ public final class LoadOptions {
   /**
    * Accept any class: for files you produced yourself. Loading an untrusted file this way can run
    * arbitrary code, exactly like Java serialization or Python's pickle.
+   *
+   * @return options accepting every class, with the default limits
    */
   public static LoadOptions trusted() {
     return builder().trusted().build();
   }
 
-  /** A builder starting from the defaults. */
+  /**
+   * A builder starting from the defaults.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** A builder starting from these options. */
+  /**
+   * A builder starting from these options.
+   *
+   * @return a new builder holding these options
+   */
   public Builder toBuilder() {
     Builder b = new Builder();
     b.mmapMode = mmapMode;
@@ -101,22 +115,38 @@ public final class LoadOptions {
     return b;
   }
 
-  /** How to map array data; empty means read everything into memory. */
+  /**
+   * How to map array data.
+   *
+   * @return the mode, or empty to read everything into memory
+   */
   public Optional<MmapMode> mmapMode() {
     return Optional.ofNullable(mmapMode);
   }
 
-  /** Binary names of the classes accepted beyond the defaults. */
+  /**
+   * Binary names of the classes accepted beyond the defaults.
+   *
+   * @return an unmodifiable set
+   */
   public Set<String> allowedClasses() {
     return allowedClasses;
   }
 
-  /** Packages (and their sub-packages) whose classes are accepted beyond the defaults. */
+  /**
+   * Packages (and their sub-packages) whose classes are accepted beyond the defaults.
+   *
+   * @return an unmodifiable set of package names
+   */
   public Set<String> allowedPackages() {
     return allowedPackages;
   }
 
-  /** Whether every class is accepted. */
+  /**
+   * Whether every class is accepted.
+   *
+   * @return true for {@link #trusted()} options
+   */
   public boolean isTrusted() {
     return trusted;
   }
@@ -150,7 +180,11 @@ public final class LoadOptions {
     return maxHeapBytes;
   }
 
-  /** How deeply values may nest (lists in maps in records ...); deeper files are refused. */
+  /**
+   * How deeply values may nest (lists in maps in records ...); deeper files are refused.
+   *
+   * @return the most levels, 256 by default
+   */
   public int maxDepth() {
     return maxDepth;
   }
@@ -210,18 +244,33 @@ public final class LoadOptions {
 
     private Builder() {}
 
-    /** Map array data in this mode ({@code null}: read into memory). */
+    /**
+     * Map array data in this mode.
+     *
+     * @param mode the mode, or {@code null} to read into memory
+     * @return this builder
+     */
     public Builder mmapMode(MmapMode mode) {
       this.mmapMode = mode;
       return this;
     }
 
-    /** Map array data in this joblib mode: {@code "r"}, {@code "r+"}, {@code "w+"}, {@code "c"}. */
+    /**
+     * Map array data in this joblib mode: {@code "r"}, {@code "r+"}, {@code "w+"}, {@code "c"}.
+     *
+     * @param joblibMode the mode, or {@code null} to read into memory
+     * @return this builder
+     */
     public Builder mmapMode(String joblibMode) {
       return mmapMode(joblibMode == null ? null : MmapMode.fromJoblib(joblibMode));
     }
 
-    /** Accept these classes too (and arrays of them). */
+    /**
+     * Accept these classes too (and arrays of them).
+     *
+     * @param classes the classes
+     * @return this builder
+     */
     public Builder allow(Class<?>... classes) {
       for (Class<?> c : classes) {
         allowedClasses.add(Objects.requireNonNull(c, "class").getName());
@@ -229,13 +278,24 @@ public final class LoadOptions {
       return this;
     }
 
-    /** Accept the classes of these binary names too, e.g. {@code "com.acme.Model$Layer"}. */
+    /**
+     * Accept the classes of these binary names too, e.g. {@code "com.acme.Model$Layer"}.
+     *
+     * @param names binary class names
+     * @return this builder
+     */
     public Builder allowClassNames(String... names) {
       allowedClasses.addAll(Arrays.asList(names));
       return this;
     }
 
-    /** Accept every class in these packages and their sub-packages, e.g. {@code "com.acme.ml"}. */
+    /**
+     * Accept every class in these packages and their sub-packages, e.g. {@code "com.acme.ml"}.
+     *
+     * @param packages package names
+     * @return this builder
+     * @throws IllegalArgumentException for an empty package name (use {@link #trusted()})
+     */
     public Builder allowPackages(String... packages) {
       for (String p : packages) {
         String name = Objects.requireNonNull(p, "package").endsWith(".") ? p.substring(0, p.length() - 1) : p;
@@ -248,13 +308,22 @@ public final class LoadOptions {
       return this;
     }
 
-    /** Accept any class (see {@link LoadOptions#trusted()}). */
+    /**
+     * Accept any class (see {@link LoadOptions#trusted()}).
+     *
+     * @return this builder
+     */
     public Builder trusted() {
       this.trusted = true;
       return this;
     }
 
-    /** See {@link LoadOptions#maxDecompressedBytes()}; must be positive. */
+    /**
+     * See {@link LoadOptions#maxDecompressedBytes()}.
+     *
+     * @param bytes the most bytes a compressed file or stream may decompress to; must be positive
+     * @return this builder
+     */
     public Builder maxDecompressedBytes(long bytes) {
       if (bytes <= 0) {
         throw new IllegalArgumentException("maxDecompressedBytes must be positive, got " + bytes);
@@ -277,7 +346,13 @@ public final class LoadOptions {
       return this;
     }
 
-    /** See {@link LoadOptions#maxDepth()}; must be in 1..10000. */
+    /**
+     * See {@link LoadOptions#maxDepth()}.
+     *
+     * @param depth the most levels of nesting; must be in 1..10000 (beyond a few thousand, the
+     *     loading thread needs a larger stack)
+     * @return this builder
+     */
     public Builder maxDepth(int depth) {
       if (depth < 1 || depth > 10_000) {
         throw new IllegalArgumentException("maxDepth must be in 1..10000, got " + depth);
@@ -300,6 +375,11 @@ public final class LoadOptions {
       return this;
     }
 
+    /**
+     * The options.
+     *
+     * @return immutable options
+     */
     public LoadOptions build() {
       return new LoadOptions(this);
     }

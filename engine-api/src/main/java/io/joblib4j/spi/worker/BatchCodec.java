@@ -10,6 +10,7 @@ import io.joblib4j.spi.BatchOutcome;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.StreamCorruptedException;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
@@ -113,6 +114,10 @@ public final class BatchCodec implements AutoCloseable {
     Object[] values;
     try (WireInput in = new WireInput(results, format, loader)) {
       values = (Object[]) in.readObject();
+      if (values == null || values.length != batch.size()) { // found by fuzzing: null escaped as an NPE
+        throw new StreamCorruptedException((values == null ? "no" : values.length) + " results for "
+            + batch.size() + " tasks");
+      }
     } catch (Exception | LinkageError | StackOverflowError e) {
       listener.failed(new TaskSerializationException("the results of " + batch.description() + " sent by worker "
           + worker + " could not be deserialized here: " + e, Diagnosis.className(e), "", e));

@@ -11,7 +11,7 @@ import java.io.IOException;
  * escape into the memoized call.
  */
 class MetadataJsonFuzzTest {
-  @FuzzTest(maxExecutions = 1_000_000, maxDuration = "5m")
+  @FuzzTest(maxExecutions = 1_000_000, maxDuration = "15m")
   void metadataFailsOnlyWithIoErrors(byte[] data) {
     try {
       MetadataJson.read(new ByteArrayInputStream(data));

@@ -11,7 +11,7 @@ import java.io.ByteArrayInputStream;
  * serialization behind them) instead of stopping at the first CRC.
  */
 class ContainerDecodeFuzzTest {
-  @FuzzTest(maxExecutions = 1_000_000, maxDuration = "5m")
+  @FuzzTest(maxExecutions = 1_000_000, maxDuration = "15m")
   void decodeFailsOnlyWithTypedErrors(byte[] data) {
     try {
       Joblib.load(new ByteArrayInputStream(Checksums.fix(data)), FuzzLimits.LIMITS);

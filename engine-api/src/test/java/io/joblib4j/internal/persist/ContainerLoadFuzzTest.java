@@ -16,7 +16,7 @@ import java.io.ByteArrayInputStream;
  * from a codec) is a finding: nothing in the load path turns such errors into CorruptFileException.
  */
 class ContainerLoadFuzzTest {
-  @FuzzTest(maxExecutions = 1_000_000, maxDuration = "5m")
+  @FuzzTest(maxExecutions = 1_000_000, maxDuration = "15m")
   void loadFailsOnlyWithTypedErrors(byte[] data) {
     try {
       Joblib.load(new ByteArrayInputStream(data), FuzzLimits.LIMITS);

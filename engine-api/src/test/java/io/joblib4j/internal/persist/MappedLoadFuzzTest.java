@@ -43,7 +43,7 @@ class MappedLoadFuzzTest {
     return dir.resolve("in-" + n++ + ".jl4j");
   }
 
-  @FuzzTest(maxExecutions = 1_000_000, maxDuration = "5m")
+  @FuzzTest(maxExecutions = 1_000_000, maxDuration = "15m")
   void mappedLoadFailsOnlyWithTypedErrors(byte[] data) throws IOException {
     if (data.length == 0) {
       return;

@@ -78,7 +78,7 @@ class WorkerFramesFuzzTest {
     }
   }
 
-  @FuzzTest(maxExecutions = 1_000_000, maxDuration = "5m")
+  @FuzzTest(maxExecutions = 1_000_000, maxDuration = "15m")
   void framesFailOnlyWithIoErrors(byte[] data) {
     WorkerLink link;
     try {
