@@ -112,7 +112,7 @@ public final class BatchCodec implements AutoCloseable {
    */
   public void completed(byte[] results, Batch batch, String worker, BatchListener listener) {
     Object[] values;
-    try (WireInput in = new WireInput(results, format, loader)) {
+    try (WireInput in = WireInput.fromWorker(results, format, loader)) {
       values = (Object[]) in.readObject();
       if (values == null || values.length != batch.size()) { // found by fuzzing: null escaped as an NPE
         throw new StreamCorruptedException((values == null ? "no" : values.length) + " results for "
@@ -167,7 +167,7 @@ public final class BatchCodec implements AutoCloseable {
     Throwable original = null;
     String why = null;
     if (report.exception().length > 0) {
-      try (WireInput in = new WireInput(report.exception(), format, loader)) {
+      try (WireInput in = WireInput.fromWorker(report.exception(), format, loader)) {
         original = (Throwable) in.readObject();
       } catch (Exception | LinkageError | StackOverflowError e) {
         why = e.toString();
@@ -176,7 +176,7 @@ public final class BatchCodec implements AutoCloseable {
     if (original != null || report.standIn().length == 0) {
       return original;
     }
-    try (WireInput in = new WireInput(report.standIn(), format, loader)) {
+    try (WireInput in = WireInput.fromWorker(report.standIn(), format, loader)) {
       Throwable standIn = (Throwable) in.readObject();
       if (why != null) {
         standIn.addSuppressed(new WorkerNote("joblib4j: the original exception could not be deserialized here: "
