@@ -406,7 +406,8 @@ final class ValueDecoder {
     } catch (ClassNotFoundException e) {
       throw new JoblibException(reader.name() + ": class " + e.getMessage()
           + " is not on the class path (is the jar that defines it missing?)", e);
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | InternalError e) {
+      // InternalError: the JDK's immutable collections throw it for a malformed serial form
       throw corrupt("malformed Java-serialized object: " + e);
     }
   }

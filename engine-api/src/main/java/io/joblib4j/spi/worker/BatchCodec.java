@@ -111,6 +111,8 @@ public final class BatchCodec implements AutoCloseable {
    * or that they could not be deserialized here.
    */
   public void completed(byte[] results, Batch batch, String worker, BatchListener listener) {
+    // InternalError too: the JDK's immutable collections throw it for a malformed serial form
+    // ("length is odd", found by fuzzing)
     Object[] values;
     try (WireInput in = WireInput.fromWorker(results, format, loader)) {
       values = (Object[]) in.readObject();
@@ -118,7 +120,7 @@ public final class BatchCodec implements AutoCloseable {
         throw new StreamCorruptedException((values == null ? "no" : values.length) + " results for "
             + batch.size() + " tasks");
       }
-    } catch (Exception | LinkageError | StackOverflowError e) {
+    } catch (Exception | LinkageError | StackOverflowError | InternalError e) {
       listener.failed(new TaskSerializationException("the results of " + batch.description() + " sent by worker "
           + worker + " could not be deserialized here: " + e, Diagnosis.className(e), "", e));
       return;
@@ -169,7 +171,7 @@ public final class BatchCodec implements AutoCloseable {
     if (report.exception().length > 0) {
       try (WireInput in = WireInput.fromWorker(report.exception(), format, loader)) {
         original = (Throwable) in.readObject();
-      } catch (Exception | LinkageError | StackOverflowError e) {
+      } catch (Exception | LinkageError | StackOverflowError | InternalError e) {
         why = e.toString();
       }
     }
@@ -183,7 +185,7 @@ public final class BatchCodec implements AutoCloseable {
             + why));
       }
       return standIn;
-    } catch (Exception | LinkageError | StackOverflowError e) {
+    } catch (Exception | LinkageError | StackOverflowError | InternalError e) {
       return null;
     }
   }
