@@ -21,6 +21,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystemException;
+import java.nio.file.LinkOption;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -103,7 +104,6 @@ public final class Persistence {
 
   /** Reads the value in {@code file}. */
   public static Object load(Path file, LoadOptions options) {
-    String name = file.toString();
     MmapMode mmap = options.mmapMode().orElse(null);
     // PRIVATE (copy-on-write) mappings also need a channel opened for writing, a JDK rule
     StandardOpenOption[] opts = mmap == MmapMode.READ_WRITE || mmap == MmapMode.COPY_ON_WRITE
@@ -115,9 +115,7 @@ public final class Persistence {
       // stat before and after the open: the version then is the one the channel reads
       VerifiedFiles.Version before = checkMapped ? VerifiedFiles.version(file) : null;
       try (FileChannel ch = FileChannel.open(file, opts)) {
-        boolean checkData = checkMapped
-            && !(VerifiedFiles.verified(before) && before.equals(VerifiedFiles.version(file)));
-        return load(ch, file, name, mmap, checkData, options, checkData ? before : null, checkStart);
+        return load(ch, file, options, before, checkStart);
       }
     } catch (NoSuchFileException e) {
       throw new UncheckedIOException("cannot load " + file + ": the file does not exist"
@@ -136,20 +134,39 @@ public final class Persistence {
   }
 
   /**
-   * Loads from the open file; {@code unchecked}, when not null, is the version whose mapped data
-   * this load checks, remembered as checked if the file did not change meanwhile.
+   * Reads the value in {@code file}, already open as {@code ch} (for a private mapping, open for
+   * writing too): for callers that opened the file themselves without following links (Memory's
+   * local store), so that what is mapped is the file they checked. Mapped arrays remember {@code
+   * file} as their path; the channel may be closed once this returns. Mapped data is checked as
+   * {@link #load(Path, LoadOptions)} checks it, the file's version read without following links.
    */
-  private static Object load(FileChannel ch, Path file, String name, MmapMode mmap, boolean checkMappedData,
-      LoadOptions options, VerifiedFiles.Version unchecked, long checkStart) throws IOException {
+  public static Object load(FileChannel ch, Path file, LoadOptions options) throws IOException {
+    boolean checkMapped = options.mmapMode().isPresent() && options.verifyMappedData();
+    long checkStart = System.currentTimeMillis();
+    VerifiedFiles.Version opened = checkMapped ? VerifiedFiles.version(file, LinkOption.NOFOLLOW_LINKS) : null;
+    return load(ch, file, options, opened, checkStart);
+  }
+
+  /**
+   * Loads from the open file. {@code version}, when not null, is the version of the file as the
+   * channel was opened: its mapped data is checked unless that version was checked before, and it
+   * is remembered as checked if the file did not change meanwhile.
+   */
+  private static Object load(FileChannel ch, Path file, LoadOptions options, VerifiedFiles.Version version,
+      long checkStart) throws IOException {
+    String name = file.toString();
+    MmapMode mmap = options.mmapMode().orElse(null);
+    boolean checkData = version != null && !(VerifiedFiles.verified(version)
+        && version.equals(VerifiedFiles.version(file, version.links())) && ch.size() == version.size());
     ByteBuffer peek = ByteBuffer.allocate(PEEK);
     while (peek.hasRemaining() && ch.read(peek, peek.position()) > 0) {
       // positional reads leave the channel at 0 for the stream path
     }
     byte[] head = Arrays.copyOf(peek.array(), peek.position());
     if (startsWith(head, Format.MAGIC)) {
-      Object value = read(Source.of(ch), name, mmap, checkMappedData, file, options);
-      if (unchecked != null && unchecked.equals(VerifiedFiles.version(file))) {
-        VerifiedFiles.remember(unchecked, checkStart); // unchanged while it was checked
+      Object value = read(Source.of(ch), name, mmap, checkData, file, options);
+      if (checkData && version.equals(VerifiedFiles.version(file, version.links()))) {
+        VerifiedFiles.remember(version, checkStart); // unchanged while it was checked
       }
       return value;
     }

@@ -2,6 +2,7 @@ package io.joblib4j.internal.persist;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
@@ -28,12 +29,27 @@ final class VerifiedFiles {
 
   private VerifiedFiles() {}
 
-  /** What identifies one version of a file without reading it. */
-  record Version(Path file, long size, FileTime modified, Object key) {}
+  /**
+   * What identifies one version of a file without reading it; {@code links} says how it was read
+   * (following links for a user's path, not for a store's file opened without following them).
+   */
+  record Version(Path file, long size, FileTime modified, Object key, LinkOption... links) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Version v && v.file.equals(file) && v.size == size && v.modified.equals(modified)
+          && java.util.Objects.equals(v.key, key);
+    }
 
-  static Version version(Path file) throws IOException {
-    BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
-    return new Version(file.toAbsolutePath(), a.size(), a.lastModifiedTime(), a.fileKey());
+    @Override
+    public int hashCode() {
+      return java.util.Objects.hash(file, size, modified, key);
+    }
+  }
+
+  /** The version of {@code file} now, read with {@code links} (none: following links). */
+  static Version version(Path file, LinkOption... links) throws IOException {
+    BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class, links);
+    return new Version(file.toAbsolutePath(), a.size(), a.lastModifiedTime(), a.fileKey(), links);
   }
 
   static boolean verified(Version v) {
