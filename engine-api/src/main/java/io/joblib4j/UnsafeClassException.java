@@ -1,5 +1,6 @@
 package io.joblib4j;
 
+import io.joblib4j.internal.persist.ClassNames;
 import org.apiguardian.api.API;
 
 /**
@@ -16,10 +17,11 @@ public class UnsafeClassException extends JoblibException {
   private final String className;
 
   /**
-   * A refused class, with the message saying how to allow it.
+   * A refused class.
    *
    * @param source the file, or {@code "stream"}
-   * @param className the class's binary name
+   * @param className the binary name of the refused class as written in the file (an array's
+   *     descriptor, such as {@code [Lcom.acme.X;}, is allowed by allowing its element class)
    */
   public UnsafeClassException(String source, String className) {
     super(source + ": refused to load class " + className + ", which is not on the allow-list. "
@@ -38,12 +40,14 @@ public class UnsafeClassException extends JoblibException {
   }
 
   private static String simple(String name) {
-    String n = name.substring(name.lastIndexOf('.') + 1);
+    String element = ClassNames.elementName(name);
+    String n = element.substring(element.lastIndexOf('.') + 1);
     return n.replace('$', '.');
   }
 
   private static String pkg(String name) {
-    int dot = name.lastIndexOf('.');
-    return dot < 0 ? name : name.substring(0, dot);
+    String element = ClassNames.elementName(name);
+    int dot = element.lastIndexOf('.');
+    return dot < 0 ? element : element.substring(0, dot);
   }
 }
