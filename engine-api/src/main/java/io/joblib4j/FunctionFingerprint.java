@@ -1,5 +1,6 @@
 package io.joblib4j;
 
+import io.joblib4j.internal.hash.ValueHasher;
 import io.joblib4j.internal.memory.Fingerprints;
 import java.util.Objects;
 import org.apiguardian.api.API;
@@ -114,7 +115,7 @@ public final class FunctionFingerprint {
    * @return 32 hex digits
    */
   public String hash() {
-    return Joblib.hash(java.util.List.of(identity, codeVersion, capturedHash, nestedCode), HashAlgorithm.XXH3_128);
+    return ValueHasher.hex(java.util.List.of(identity, codeVersion, capturedHash, nestedCode), HashAlgorithm.XXH3_128);
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.joblib4j;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * {@link Joblib#hash} (or a memoized function computing its call key) met a value it cannot hash:
@@ -23,6 +24,7 @@ import java.util.List;
  * exception passes through: {@link #within(String)}, {@link #relabelFirst(String)} and {@link
  * #advise(String)}.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class UnhashableValueException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
   /** Paths longer than this are shown by their first and last steps. */
