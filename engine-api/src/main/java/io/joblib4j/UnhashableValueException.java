@@ -30,8 +30,11 @@ public final class UnhashableValueException extends IllegalArgumentException {
   /** Paths longer than this are shown by their first and last steps. */
   private static final int SHOWN = 12;
 
+  /** What is wrong with the value. */
   private final String problem;
+  /** The steps from the root value to it, added while the exception unwinds. */
   private final ArrayList<String> path = new ArrayList<>();
+  /** What to do about it, the innermost advice first. */
   private final ArrayList<String> fixes = new ArrayList<>();
 
   /**
