@@ -68,13 +68,22 @@ final class Frames {
   }
 
   static byte[] readBytes(DataInputStream in) throws IOException {
+    return readBytes(in, MAX_FRAME);
+  }
+
+  /** A {@code bytes} field, refusing a count over {@code max} before allocating anything. */
+  static byte[] readBytes(DataInputStream in, int max) throws IOException {
     int n = in.readInt();
-    if (n < 0 || n > MAX_FRAME) {
+    if (n < 0 || n > max) {
       throw new StreamCorruptedException("bad byte count " + n);
     }
     byte[] b = new byte[n];
     in.readFully(b);
     return b;
+  }
+
+  static String readString(DataInputStream in, int max) throws IOException {
+    return new String(readBytes(in, max), StandardCharsets.UTF_8);
   }
 
   static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
@@ -83,7 +92,7 @@ final class Frames {
   }
 
   static String readString(DataInputStream in) throws IOException {
-    return new String(readBytes(in), StandardCharsets.UTF_8);
+    return readString(in, MAX_FRAME);
   }
 
   static byte[] utf8(String s) {

@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.StreamCorruptedException;
 import java.net.Socket;
@@ -82,8 +83,23 @@ public final class WorkerLoop {
   public void serve(Socket socket, byte[] token, String scope) throws IOException {
     this.socket = socket;
     socket.setTcpNoDelay(true); // frames are small and a reply waits for each: no Nagle delays
-    DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
-    out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
+    serve(socket.getInputStream(), socket.getOutputStream(), token, scope);
+  }
+
+  /**
+   * As {@link #serve(Socket, byte[], String)} over a connection that is not a plain socket: an
+   * encrypted channel, or a parent's frames carried in memory ({@link WorkerLink#batchThenExit})
+   * with the worker's frames collected in memory.
+   *
+   * @param input what the parent sends
+   * @param output where the worker's frames go
+   * @param token the secret that proves the parent started this worker
+   * @param scope what the worker serves, e.g. its call id; may be ""
+   * @throws IOException when the connection breaks
+   */
+  public void serve(InputStream input, OutputStream output, byte[] token, String scope) throws IOException {
+    DataInputStream in = new DataInputStream(new BufferedInputStream(input, 1 << 16));
+    out = new DataOutputStream(new BufferedOutputStream(output, 1 << 16));
     progress = new ProgressReporter(out);
     try {
       hello(token, scope);
@@ -122,7 +138,7 @@ public final class WorkerLoop {
   public void exiting(String note) {
     DataOutputStream o = out;
     Socket s = socket;
-    if (exitRequested || o == null || s == null || s.isClosed()) {
+    if (exitRequested || o == null || s != null && s.isClosed()) {
       return;
     }
     byte[] text = Frames.utf8(note);
