@@ -34,7 +34,13 @@ public final class SparkEngine implements AutoCloseable {
   private volatile DriverChannel openChannel;
   private boolean closed;
 
-  /** @param options backend options ({@code driver.port}, ...), over the {@code spark.joblib4j.*} settings */
+  /**
+   * An engine on {@code sc}.
+   *
+   * @param sc the SparkContext whose executors run the tasks
+   * @param options backend options ({@code driver.port}, ...), over the {@code spark.joblib4j.*} settings
+   * @throws IllegalArgumentException for an unknown option or a bad value, naming it
+   */
   public SparkEngine(SparkContext sc, Map<String, Object> options) {
     SparkVersion.requireSupported();
     this.sc = sc;
@@ -42,16 +48,30 @@ public final class SparkEngine implements AutoCloseable {
     this.conf = SparkJoblibConf.from(sc.getConf(), options);
   }
 
-  /** The SparkContext of the active session (Spark Connect refused), for {@code backend("spark")}. */
+  /**
+   * The SparkContext of the active session (Spark Connect refused), for {@code backend("spark")}.
+   *
+   * @return the running context
+   * @throws IllegalStateException if no Spark runs in this JVM and none can start, saying what to do
+   */
   public static SparkContext currentContext() {
     return SparkSessions.current();
   }
 
+  /**
+   * The context this engine runs on.
+   *
+   * @return the SparkContext
+   */
   public SparkContext sparkContext() {
     return sc;
   }
 
-  /** Task slots now; with no executor yet (dynamic allocation), a starting size Spark scales up to. */
+  /**
+   * Task slots now; with no executor yet (dynamic allocation), a starting size Spark scales up to.
+   *
+   * @return the number of workers {@code nJobs(-1)} means
+   */
   public int capacity() {
     int live = TaskSlots.live(sc);
     if (live > 0) {
@@ -62,7 +82,12 @@ public final class SparkEngine implements AutoCloseable {
     return start;
   }
 
-  /** joblib's rule for negatives; a positive count beyond the live slots is allowed, with a warning. */
+  /**
+   * joblib's rule for negatives; a positive count beyond the live slots is allowed, with a warning.
+   *
+   * @param nJobs what the user asked for
+   * @return the number of workers
+   */
   public int effectiveNJobs(int nJobs) {
     if (nJobs == 0) {
       throw new IllegalArgumentException("nJobs == 0 has no meaning");
@@ -83,6 +108,8 @@ public final class SparkEngine implements AutoCloseable {
   /**
    * What the core may assume: workers in other JVMs that report each task — except on the job
    * path, where a batch's progress arrives with its result.
+   *
+   * @return the traits, which change once the direct channel proves unreachable
    */
   public BackendTraits traits() {
     return onJobPath() ? BATCH_PROGRESS : TASK_PROGRESS;
@@ -95,6 +122,12 @@ public final class SparkEngine implements AutoCloseable {
         && ch.unreachable() != null;
   }
 
+  /**
+   * Starts a call: on the direct channel, or on the job path.
+   *
+   * @param spec the call
+   * @return the running call
+   */
   public BackendCall startCall(CallSpec spec) {
     if (sc.isStopped()) {
       throw new IllegalStateException("the SparkContext of this spark backend was stopped; build a new"
