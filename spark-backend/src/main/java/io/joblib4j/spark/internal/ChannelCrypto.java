@@ -1,5 +1,6 @@
 package io.joblib4j.spark.internal;
 
+import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -203,7 +204,8 @@ final class ChannelCrypto {
     private long counter;
 
     Opening(InputStream raw, SecretKeySpec key) {
-      this.raw = new DataInputStream(raw);
+      // buffered: a record's length and body in one read of the socket, not five
+      this.raw = new DataInputStream(new BufferedInputStream(raw, 1 << 16));
       this.key = key;
     }
 

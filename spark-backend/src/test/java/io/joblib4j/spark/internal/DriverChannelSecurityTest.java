@@ -58,6 +58,11 @@ class DriverChannelSecurityTest {
     }
   };
 
+  /** Strangers per test: each a connection of its own, with a fresh guess. */
+  static final int ATTEMPTS = 50;
+  /** Garbage openings and bodies in {@link #garbageAfterTheHandshakeIsDroppedAndNothingIsDeserialized}. */
+  static final int GARBAGE = 200;
+
   /** local mode runs tasks in this JVM: the first task of a call waits here until the test lets it go. */
   static volatile CountDownLatch release = new CountDownLatch(0);
 
@@ -181,9 +186,11 @@ class DriverChannelSecurityTest {
     try (SparkBackend backend = new SparkBackend(sc)) {
       LiveCall call = startBlockedCall(backend, Map.of());
       Tripwire.READS.set(0);
-      int first = impersonate(call.channel(), call.callId(), ChannelCrypto.random(32), null);
-      assertThat(first).as("the driver closed the connection and sent no batch").isEqualTo(-1);
-      assertThat(Tripwire.READS.get()).as("nothing the stranger sent was deserialized").isZero();
+      for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+        int first = impersonate(call.channel(), call.callId(), ChannelCrypto.random(32), null);
+        assertThat(first).as("the driver closed the connection and sent no batch").isEqualTo(-1);
+      }
+      assertThat(Tripwire.READS.get()).as("nothing the strangers sent was deserialized").isZero();
       assertThat(finish(call)).as("the call was not disturbed").containsExactly(0, 1);
     }
   }
@@ -209,8 +216,10 @@ class DriverChannelSecurityTest {
       LiveCall call = startBlockedCall(backend, sealed);
       Tripwire.READS.set(0);
       byte[] token = call.channel().call(call.callId()).token(); // even knowing the token
-      int first = impersonate(call.channel(), call.callId(), token, ChannelCrypto.random(ChannelCrypto.KEY_BYTES));
-      assertThat(first).as("the first record failed its tag: closed").isEqualTo(-1);
+      for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+        int first = impersonate(call.channel(), call.callId(), token, ChannelCrypto.random(ChannelCrypto.KEY_BYTES));
+        assertThat(first).as("the first record failed its tag: closed").isEqualTo(-1);
+      }
       assertThat(Tripwire.READS.get()).isZero();
       // nor may it skip the seal
       try (Socket s = new Socket("127.0.0.1", call.channel().port())) {
@@ -257,6 +266,39 @@ class DriverChannelSecurityTest {
       long allocated = threads.getTotalThreadAllocatedBytes() - allocatedBefore;
       assertThat(allocated).as("bytes allocated meanwhile, by every thread").isLessThan(256L << 20);
       assertThat(finish(call)).containsExactly(0, 1);
+    }
+  }
+
+  @Test
+  void garbageAfterTheHandshakeIsDroppedAndNothingIsDeserialized() throws Exception {
+    java.util.Random random = new java.util.Random(19);
+    for (boolean sealed : new boolean[] {false, true}) {
+      Map<String, Object> options = sealed ? Map.of("driver.encryption", "always") : Map.of();
+      try (SparkBackend backend = new SparkBackend(sc, options)) {
+        LiveCall call = startBlockedCall(backend, options);
+        Tripwire.READS.set(0);
+        for (int attempt = 0; attempt < GARBAGE; attempt++) {
+          try (Socket s = new Socket("127.0.0.1", call.channel().port())) {
+            s.setSoTimeout(60_000);
+            OutputStream out = s.getOutputStream();
+            if (attempt % 4 != 0) { // most get past the opening; every fourth sends garbage from the first byte
+              ChannelHandshake.open(out, sealed, call.callId(), ChannelCrypto.random(ChannelCrypto.NONCE_BYTES));
+              assertThat(ChannelHandshake.readAnswer(new DataInputStream(s.getInputStream()))).isNotNull();
+            }
+            byte[] junk = new byte[1 + random.nextInt(4096)];
+            random.nextBytes(junk);
+            if (attempt % 8 == 1) { // a plausible length and type first, so the body is what is wrong
+              java.nio.ByteBuffer.wrap(junk).putInt(Math.min(junk.length, 60)).put((byte) 10);
+            }
+            out.write(junk);
+            out.flush();
+            s.shutdownOutput(); // the peer sees the end of what we said
+            assertThat(s.getInputStream().read()).as("attempt %d: dropped", attempt).isEqualTo(-1);
+          }
+        }
+        assertThat(Tripwire.READS.get()).isZero();
+        assertThat(finish(call)).as("sealed=%s: the call was not disturbed", sealed).containsExactly(0, 1);
+      }
     }
   }
 
