@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.Mac;
@@ -41,6 +42,8 @@ final class ChannelCrypto {
   static final int NONCE_BYTES = 16;
   static final int TOKEN_BYTES = 32;
   private static final int MAX_RECORD = 64 << 10;
+  /** Buffers start this small and grow to a record's size only for connections that send large frames. */
+  private static final int FIRST_BUFFER = 4 << 10;
   private static final int TAG_BYTES = 16;
   private static final SecureRandom RANDOM = osRandom();
 
@@ -129,8 +132,8 @@ final class ChannelCrypto {
     private final OutputStream raw;
     private final SecretKeySpec key;
     private final Cipher cipher = gcm();
-    private final byte[] plain = new byte[MAX_RECORD];
-    private final byte[] record = new byte[4 + MAX_RECORD + TAG_BYTES];
+    private byte[] plain = new byte[FIRST_BUFFER];
+    private byte[] record = new byte[4 + FIRST_BUFFER + TAG_BYTES];
     private int used;
     private long counter;
 
@@ -139,20 +142,29 @@ final class ChannelCrypto {
       this.key = key;
     }
 
-    @Override
-    public void write(int b) throws IOException {
-      if (used == plain.length) {
+    /** Room for more: a larger buffer up to one record, else the record goes out. */
+    private void makeRoom() throws IOException {
+      if (used < plain.length) {
+        return;
+      }
+      if (plain.length < MAX_RECORD) {
+        plain = Arrays.copyOf(plain, Math.min(MAX_RECORD, plain.length * 4));
+        record = new byte[4 + plain.length + TAG_BYTES];
+      } else {
         seal();
       }
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      makeRoom();
       plain[used++] = (byte) b;
     }
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
       while (len > 0) {
-        if (used == plain.length) {
-          seal();
-        }
+        makeRoom();
         int n = Math.min(len, plain.length - used);
         System.arraycopy(b, off, plain, used, n);
         used += n;
@@ -197,15 +209,15 @@ final class ChannelCrypto {
     private final DataInputStream raw;
     private final SecretKeySpec key;
     private final Cipher cipher = gcm();
-    private final byte[] record = new byte[MAX_RECORD + TAG_BYTES];
-    private final byte[] plain = new byte[MAX_RECORD];
+    private byte[] record = new byte[FIRST_BUFFER + TAG_BYTES];
+    private byte[] plain = new byte[FIRST_BUFFER];
     private int pos;
     private int limit;
     private long counter;
 
     Opening(InputStream raw, SecretKeySpec key) {
       // buffered: a record's length and body in one read of the socket, not five
-      this.raw = new DataInputStream(new BufferedInputStream(raw, 1 << 16));
+      this.raw = new DataInputStream(new BufferedInputStream(raw, FIRST_BUFFER * 2));
       this.key = key;
     }
 
@@ -217,9 +229,13 @@ final class ChannelCrypto {
       } catch (EOFException end) {
         return false;
       }
-      if (length < TAG_BYTES || length > record.length) {
+      if (length < TAG_BYTES || length > MAX_RECORD + TAG_BYTES) {
         throw new StreamCorruptedException("bad sealed record length " + length + ": the peer does not"
             + " speak the sealed channel");
+      }
+      if (length > record.length) { // at most one record's size, checked above
+        record = new byte[length];
+        plain = new byte[length - TAG_BYTES];
       }
       raw.readFully(record, 0, length);
       try {

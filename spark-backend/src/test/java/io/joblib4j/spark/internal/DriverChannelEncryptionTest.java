@@ -54,6 +54,36 @@ class DriverChannelEncryptionTest {
     return tap;
   }
 
+  static byte[] reversed(byte[] b) {
+    byte[] r = new byte[b.length];
+    for (int i = 0; i < b.length; i++) {
+      r[i] = b[b.length - 1 - i];
+    }
+    return r;
+  }
+
+  @Test
+  void framesOfMegabytesCrossASealedChannelIntact() throws Exception {
+    java.util.Random random = new java.util.Random(7);
+    List<byte[]> in = IntStream.of(1, 70_000, 3 << 20).mapToObj(n -> {
+      byte[] b = new byte[n];
+      random.nextBytes(b);
+      return b;
+    }).collect(Collectors.toList());
+    WireTap tap = new WireTap();
+    Map<String, Object> options = new HashMap<>(tap.options());
+    options.put("driver.encryption", "always");
+    List<byte[]> out;
+    try (tap; SparkBackend backend = new SparkBackend(sc, options);
+        Parallel p = Parallel.builder().backend(backend).nJobs(2).batchSize(1).maxNbytes("none").build()) {
+      out = p.run(in.stream().map(b -> delayed(DriverChannelEncryptionTest::reversed, b)));
+    }
+    for (int i = 0; i < in.size(); i++) {
+      assertThat(out.get(i)).isEqualTo(reversed(in.get(i)));
+    }
+    assertThat(tap.sentToExecutors().length).as("the arguments travelled sealed, in the batches").isGreaterThan(3 << 20);
+  }
+
   @Test
   void onAPlainChannelTheTapSeesTheFrames() throws Exception {
     WireTap tap = runTapped(Map.of("channel", "driver"));
