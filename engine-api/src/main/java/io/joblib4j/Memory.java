@@ -10,6 +10,7 @@ import io.joblib4j.fn.Fn6;
 import io.joblib4j.spi.ByteSizes;
 import io.joblib4j.internal.memory.CacheSettings;
 import io.joblib4j.internal.memory.Eviction;
+import io.joblib4j.internal.memory.Locations;
 import io.joblib4j.internal.memory.Memoizer;
 import io.joblib4j.spi.Store;
 import java.io.Serial;
@@ -63,12 +64,19 @@ public final class Memory implements Serializable {
    * A cache at {@code location}: a local folder path, or a URI whose scheme selects the store
    * ({@code file:/...}, {@code hdfs://...}). {@code null} disables caching: memoized functions then
    * always compute.
+   *
+   * @throws IllegalArgumentException if the location is a local file (or lies under one), which can
+   *     never hold a cache
    */
   public Memory(String location) {
     this(builder(location).settings());
   }
 
-  /** A cache in the local folder {@code location} (created if needed). */
+  /**
+   * A cache in the local folder {@code location} (created if needed).
+   *
+   * @throws IllegalArgumentException if {@code location} is a file (or lies under one)
+   */
   public Memory(Path location) {
     this(builder(location).settings());
   }
@@ -243,10 +251,15 @@ public final class Memory implements Serializable {
     private final java.util.Set<String> allowed = new java.util.LinkedHashSet<>();
     private final java.util.Set<String> allowedPackages = new java.util.LinkedHashSet<>();
     private boolean trusted;
+    private Duration claimLease;
+    private Duration claimWait;
 
     private Builder(String location, Store store) {
       if (location != null && location.isEmpty()) {
         throw new IllegalArgumentException("Memory location is empty; pass null to disable caching");
+      }
+      if (store == null) {
+        Locations.checkUsable(location); // a file is refused now, not by every call computing uncached
       }
       this.location = location;
       this.store = store;
@@ -311,6 +324,44 @@ public final class Memory implements Serializable {
       return this;
     }
 
+    /**
+     * Computes a missing result once per store, not once per JVM: before computing, a JVM takes a
+     * claim on the entry in the store, and other JVMs (child processes, Spark executors, other
+     * programs) asking for it meanwhile wait for its result instead of computing it too. A claim
+     * lives 30 seconds unless its holder renews it (it does, every 10 seconds, while it computes), so
+     * a JVM that dies holding one delays the others by 30 seconds at most; a waiter computes itself
+     * after 30 minutes in any case. Costs a small write and a delete in the store per miss. Within
+     * one JVM, threads asking for the same entry always wait for the one computing it.
+     *
+     * @return this builder
+     */
+    public Builder claimComputations() {
+      return claimComputations(io.joblib4j.internal.memory.Memoizer.DEFAULT_CLAIM_LEASE,
+          io.joblib4j.internal.memory.Memoizer.DEFAULT_CLAIM_WAIT);
+    }
+
+    /**
+     * As {@link #claimComputations()}, with the claim's {@code lease} (how long a claim lives
+     * unless renewed: how long a dead holder delays the others) and {@code maxWait} (how long a
+     * JVM waits for another's computation in all before computing itself).
+     *
+     * @param lease how long a claim lives unless renewed; positive
+     * @param maxWait how long to wait for another JVM in all; not negative
+     * @return this builder
+     * @throws IllegalArgumentException if {@code lease} is not positive or {@code maxWait} negative
+     */
+    public Builder claimComputations(Duration lease, Duration maxWait) {
+      Objects.requireNonNull(lease, "lease");
+      Objects.requireNonNull(maxWait, "maxWait");
+      if (lease.isNegative() || lease.isZero() || maxWait.isNegative()) {
+        throw new IllegalArgumentException("claimComputations needs a positive lease and a wait that is not"
+            + " negative, got lease " + lease + " and maxWait " + maxWait);
+      }
+      this.claimLease = lease;
+      this.claimWait = maxWait;
+      return this;
+    }
+
     public Memory build() {
       return new Memory(settings());
     }
@@ -321,7 +372,7 @@ public final class Memory implements Serializable {
             "Compressed results cannot be memory-mapped: mmapMode is ignored for this Memory");
       }
       return new CacheSettings(location, store, storeOptions, verbose, compress, mmapMode, clock,
-          allowed, allowedPackages, trusted);
+          allowed, allowedPackages, trusted, claimLease, claimWait);
     }
   }
 }

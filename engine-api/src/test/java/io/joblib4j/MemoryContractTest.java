@@ -378,6 +378,104 @@ public abstract class MemoryContractTest {
     assertThat(files("output.jl4j")).hasSize(5);
   }
 
+  /** Blocks until the test opens {@link #gate}, counting entries: a computation that takes as long as the test says. */
+  public static volatile CountDownLatch gate = new CountDownLatch(0);
+  public static volatile CountDownLatch entered = new CountDownLatch(0);
+
+  /** How often {@code name} was computed since the test began. */
+  public static int callsOf(String name) {
+    return calls(name);
+  }
+
+  public static double[] gated(int x) throws InterruptedException {
+    count("gated");
+    entered.countDown();
+    gate.await();
+    if (x < 0) {
+      throw new IllegalStateException("negative " + x + ", computation " + calls("gated"));
+    }
+    return new double[] {x, x};
+  }
+
+  /**
+   * Single flight: 8 threads missing one entry at once wait for one computation, and each gets its
+   * own copy of the stored result.
+   */
+  @Test
+  public void threadsMissingOneEntryAtOnceWaitForOneComputationAndEachGetsItsOwnCopy() throws Exception {
+    MemoizedFn1<Integer, double[]> f = memory.cache(MemoryContractTest::gated);
+    gate = new CountDownLatch(1);
+    entered = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<double[]>> results = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        results.add(pool.submit(() -> f.apply(7)));
+      }
+      assertThat(entered.await(60, TimeUnit.SECONDS)).isTrue();
+      awaitWaiting(pool, 7);
+      gate.countDown();
+      List<double[]> got = new ArrayList<>();
+      for (Future<double[]> r : results) {
+        got.add(r.get(60, TimeUnit.SECONDS));
+      }
+      assertThat(calls("gated")).isEqualTo(1);
+      assertThat(got).allSatisfy(v -> assertThat(v).containsExactly(7, 7));
+      assertThat(new java.util.HashSet<>(got.stream().map(System::identityHashCode).toList())).hasSize(8);
+    } finally {
+      gate.countDown();
+      pool.shutdownNow();
+    }
+  }
+
+  /** A failure reaches every thread that waited for it, as itself, and is not cached. */
+  @Test
+  public void aFailureReachesEveryThreadThatWaitedForItAndALaterCallComputesAgain() throws Exception {
+    MemoizedFn1<Integer, double[]> f = memory.cache(MemoryContractTest::gated);
+    gate = new CountDownLatch(1);
+    entered = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<double[]>> results = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        results.add(pool.submit(() -> f.apply(-1)));
+      }
+      assertThat(entered.await(60, TimeUnit.SECONDS)).isTrue();
+      awaitWaiting(pool, 3);
+      gate.countDown();
+      java.util.Set<Throwable> failures = new java.util.HashSet<>();
+      for (Future<double[]> r : results) {
+        try {
+          r.get(60, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+          failures.add(e.getCause());
+        }
+      }
+      assertThat(failures).hasSize(1).allMatch(e -> e instanceof IllegalStateException
+          && e.getMessage().equals("negative -1, computation 1"));
+      assertThatThrownBy(() -> f.apply(-1)).hasMessage("negative -1, computation 2");
+    } finally {
+      gate.countDown();
+      pool.shutdownNow();
+    }
+  }
+
+  /** Waits (polling thread states, never for a set time) until {@code n} of the pool's threads block. */
+  protected static void awaitWaiting(ExecutorService pool, int n) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      long waiting = Thread.getAllStackTraces().keySet().stream()
+          .filter(t -> t.getName().startsWith("pool-") && (t.getState() == Thread.State.WAITING))
+          .filter(t -> java.util.Arrays.stream(t.getStackTrace()).anyMatch(e -> e.getClassName().endsWith("InFlight")))
+          .count();
+      if (waiting >= n) {
+        return;
+      }
+      Thread.sleep(5);
+    }
+    throw new AssertionError(n + " threads never waited for the computation in flight");
+  }
+
   /** joblib's test_memory_reduce_size_*. */
   @Test
   public void reduceSizeDeletesTheLeastRecentlyUsedFirst() throws Exception {

@@ -2,6 +2,7 @@ package io.joblib4j.array;
 
 import io.joblib4j.MmapMode;
 import io.joblib4j.internal.array.ArrayAccess;
+import io.joblib4j.internal.array.ArrayFiles;
 import io.joblib4j.internal.array.ByteStorage;
 import io.joblib4j.internal.array.Shapes;
 import java.io.IOException;
@@ -166,19 +167,25 @@ public final class NDArray implements Serializable, AutoCloseable {
   /**
    * Creates (or truncates) {@code file} as a zero-filled array and maps it {@link
    * MmapMode#READ_WRITE}: numpy's {@code np.memmap(file, dtype, mode="w+", shape=shape)}. The file
-   * holds the raw little-endian elements and nothing else; it is sparse until written.
+   * holds the raw little-endian elements and nothing else.
+   *
+   * <p>Unlike numpy's, the file's space is reserved when it is created (with the system's {@code
+   * fallocate} where there is one, else by writing zeros), so an array that does not fit on its disk
+   * fails here, with an {@link InsufficientSpaceException} naming the file and the file system,
+   * instead of faulting later wherever it is filled (a JVM {@code InternalError}, numpy's "Bus
+   * error"). {@code -Djoblib4j.mappedArrays.reserve=false} keeps the file sparse, as numpy does: the
+   * free-space check at creation stays, and a disk others fill afterwards can then fault.
+   *
+   * @throws InsufficientSpaceException if the array does not fit on the file system of {@code file}
+   * @throws UncheckedIOException if the file cannot be created
    */
   public static NDArray createMapped(Path file, DType dtype, long... shape) {
     long[] s = Shapes.check(shape);
     long bytes = Shapes.bytes(s, dtype);
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-        StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-      if (bytes > 0) {
-        ch.write(ByteBuffer.allocate(1), bytes - 1); // sets the length; the hole reads as zeros
-      }
+    try (FileChannel ch = ArrayFiles.create(file, bytes)) {
       return contiguous(ByteStorage.map(ch, file, 0, bytes, MmapMode.READ_WRITE), dtype, s);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot create mapped array " + file, e);
+      throw new UncheckedIOException("cannot create mapped array " + file + ": " + e.getMessage(), e);
     }
   }
 

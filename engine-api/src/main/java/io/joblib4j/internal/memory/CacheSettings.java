@@ -7,6 +7,7 @@ import io.joblib4j.spi.Store;
 import java.io.Serial;
 import java.io.Serializable;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -29,10 +30,11 @@ public final class CacheSettings implements Serializable {
   private final LinkedHashSet<String> allowedClasses;
   private final LinkedHashSet<String> allowedPackages;
   private final boolean trusted;
+  private final Claims claims;
 
   public CacheSettings(String location, Store givenStore, Map<String, Object> storeOptions, int verbose,
       Compress compress, MmapMode mmapMode, Clock clock, Set<String> allowedClasses,
-      Set<String> allowedPackages, boolean trusted) {
+      Set<String> allowedPackages, boolean trusted, Duration claimLease, Duration claimWait) {
     this.location = location;
     this.givenStore = givenStore;
     this.storeOptions = new LinkedHashMap<>(storeOptions);
@@ -43,6 +45,7 @@ public final class CacheSettings implements Serializable {
     this.allowedClasses = new LinkedHashSet<>(allowedClasses);
     this.allowedPackages = new LinkedHashSet<>(allowedPackages);
     this.trusted = trusted;
+    this.claims = claimLease == null ? null : new Claims(claimLease, claimWait);
     if (givenStore != null) {
       StoreHandles.adopt(givenStore);
     }
@@ -75,6 +78,11 @@ public final class CacheSettings implements Serializable {
 
   public Clock clock() {
     return clock;
+  }
+
+  /** How computations are claimed across JVMs, or null if they are not. */
+  Claims claims() {
+    return claims;
   }
 
   /** Load options for results: the allow-list, extended with {@code extra} class names. */

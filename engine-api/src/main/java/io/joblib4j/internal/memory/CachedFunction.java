@@ -115,7 +115,7 @@ final class CachedFunction implements Serializable {
     if (hit != MISS) {
       return hit;
     }
-    return computeAndStore(store, entry, key, args).value();
+    return computeOnce(store, entry, key, args).value();
   }
 
   CallResult<Object> call(Object[] args) {
@@ -143,8 +143,8 @@ final class CachedFunction implements Serializable {
     String key = keys().key(args);
     String entry = Layout.entry(identity().folder(), key);
     if (!present(store, entry)) {
-      CallResult<Object> computed = computeAndStore(store, entry, key, args);
-      if (computed.metadata() == null) {
+      Outcome computed = computeOnce(store, entry, key, args);
+      if (!computed.stored()) {
         return new ValueResult(computed.value(), identity().name()); // could not be stored
       }
     }
@@ -238,6 +238,41 @@ final class CachedFunction implements Serializable {
       warnStore(store, e);
       return MISS;
     }
+  }
+
+  /** A result, and whether it is stored (so that others can load their own copy). */
+  private record Outcome(Object value, boolean stored) {}
+
+  /**
+   * A miss: computed once however many threads of this JVM miss the entry at the same time (the
+   * others wait and load what it stored, see {@link InFlight}), and with claims once per store.
+   */
+  private Outcome computeOnce(Store store, String entry, String key, Object[] args) {
+    return InFlight.once(settings.location() + "|" + entry, () -> lead(store, entry, key, args), led -> {
+      if (led.stored()) {
+        Object mine = load(store, entry, key, args, false); // each thread its own copy, mapped if asked
+        if (mine != MISS) {
+          return new Outcome(mine, true);
+        }
+      }
+      return led; // it could not be stored (or vanished since): the value the leader got
+    });
+  }
+
+  /** This thread computes the entry: after one more look, and under a claim if the Memory takes them. */
+  private Outcome lead(Store store, String entry, String key, Object[] args) {
+    Claims claims = settings.claims();
+    if (claims != null) {
+      return claims.compute(store, entry, MISS, () -> load(store, entry, key, args, false),
+          () -> stored(computeAndStore(store, entry, key, args)), v -> new Outcome(v, true));
+    }
+    // a leader that finished between this thread's miss and its turn may have stored it already
+    Object hit = load(store, entry, key, args, false);
+    return hit != MISS ? new Outcome(hit, true) : stored(computeAndStore(store, entry, key, args));
+  }
+
+  private static Outcome stored(CallResult<Object> r) {
+    return new Outcome(r.value(), r.metadata() != null);
   }
 
   private CallResult<Object> computeAndStore(Store store, String entry, String key, Object[] args) {

@@ -51,7 +51,7 @@ final class CallKeys {
    * The hash of the captured values, as one list. Computed once per memoized function: an object a
    * function captured is hashed as it is at the first call, later changes to its fields are not seen.
    */
-  private static String capturedHash(FunctionIdentity function) {
+  static String capturedHash(FunctionIdentity function) {
     try {
       return StreamingHasher.create(HashAlgorithm.XXH3_128).putValue(function.captured()).hex();
     } catch (UnhashableValueException e) {

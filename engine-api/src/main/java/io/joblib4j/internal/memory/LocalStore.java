@@ -1,5 +1,8 @@
 package io.joblib4j.internal.memory;
 
+import io.joblib4j.internal.memory.LocalTree.Interleaving;
+import io.joblib4j.internal.memory.LocalTree.Opened;
+import io.joblib4j.internal.memory.LocalTree.Step;
 import io.joblib4j.spi.EntryFile;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.StoreFile;
@@ -14,13 +17,10 @@ import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
@@ -28,29 +28,63 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
-import java.util.stream.Stream;
+import java.util.Set;
 
 /**
  * The built-in store on a local (or NFS) folder.
  *
- * <p>An entry is published by writing its files into a temporary sibling folder {@code
- * .tmp-<name>-<uuid>}, forcing each file and the folder to disk, and renaming the folder onto the
- * entry's name in one {@code rename(2)}: the rename is atomic, and it fails when the entry exists
- * already, which makes publishing create-if-absent. The parent folder is forced after the rename
- * so the entry survives a power cut. Symbolic links inside the root are never followed.
+ * <p>An entry is published by writing its files into a temporary folder {@code .tmp-<name>-<uuid>}
+ * at the root, forcing each file and the folder to disk, and renaming the folder onto the entry's
+ * name in the entry's parent in one {@code renameat(2)}: the rename is atomic, and it fails when the
+ * entry exists already, which makes publishing create-if-absent. The parent folder is forced after
+ * the rename so the entry survives a power cut. A deleted entry first leaves its place in one
+ * rename, so a reader sees it whole or not at all.
+ *
+ * <p><b>Links.</b> Nothing under the root is ever reached through a symbolic link, at any time:
+ * every operation walks from the held root one name at a time through open folder handles ({@link
+ * LocalTree}, {@link Dir}) with {@code O_NOFOLLOW}, and re-opens the way at every call, so a folder
+ * swapped for a link after it was used is refused at the next call (an {@link IOException} saying
+ * so), and nothing is created, read or deleted outside the root. A link found while listing is
+ * skipped, and a link deleted is unlinked itself. The root folder and its ancestors are trusted.
  */
 public final class LocalStore implements Store {
-  static final String TEMP_PREFIX = ".tmp-";
-  private static final LinkOption[] NOFOLLOW = {LinkOption.NOFOLLOW_LINKS};
+  static final String TEMP_PREFIX = LocalTree.TEMP_PREFIX;
+  private static final Set<StandardOpenOption> READ = Set.of(StandardOpenOption.READ);
+  private static final Set<StandardOpenOption> READ_WRITE = Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE);
+  private static final Set<StandardOpenOption> NEW_FILE = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
   private final Path root;
-  private final java.util.Set<Path> realFolders = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final LocalTree tree;
 
+  /**
+   * Opens (creating if needed) the store at the folder {@code root}.
+   *
+   * @throws IOException if {@code root} (or a folder on its way) is a file, or cannot be created
+   */
   public LocalStore(Path root) throws IOException {
+    this(root, false, Interleaving.NONE);
+  }
+
+  /** As {@link #LocalStore(Path)}; tests pick path-only folder handles and interleave steps. */
+  LocalStore(Path root, boolean byPath, Interleaving hook) throws IOException {
     Path absolute = root.toAbsolutePath().normalize();
-    Files.createDirectories(absolute);
-    this.root = absolute.toRealPath();
+    this.root = createRoot(absolute);
+    this.tree = new LocalTree(this.root, byPath, hook);
+  }
+
+  private static Path createRoot(Path absolute) throws IOException {
+    if (Files.isRegularFile(absolute)) {
+      throw new IOException(absolute + " is a file, not a folder; give Memory a folder (it is created if"
+          + " missing), not a file");
+    }
+    try {
+      Files.createDirectories(absolute);
+    } catch (FileAlreadyExistsException e) {
+      throw new IOException("cannot create the folder " + absolute + ": " + e.getFile() + " exists and is"
+          + " not a folder");
+    }
+    return absolute.toRealPath();
   }
 
   /** The root folder. */
@@ -65,74 +99,155 @@ public final class LocalStore implements Store {
 
   @Override
   public Optional<InputStream> open(String path) throws IOException {
-    Path file = resolve(path);
-    try {
-      FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
-      return Optional.of(Channels.newInputStream(ch));
-    } catch (NoSuchFileException e) {
+    return openChannel(path, false).map(Channels::newInputStream);
+  }
+
+  @Override
+  public Optional<Path> localFile(String path) throws IOException {
+    return attributes(path).filter(BasicFileAttributes::isRegularFile).map(a -> root.resolve(path));
+  }
+
+  /**
+   * Opens the file {@code path} reached without following any link, for reading (and for a private
+   * mapping, which needs a writable channel, with {@code writable}); empty if it does not exist.
+   * What Memory maps, so that a mapped hit reads the file inside the root, not what a path names by
+   * the time it is opened again.
+   */
+  Optional<FileChannel> openChannel(String path, boolean writable) throws IOException {
+    String[] s = segments(path);
+    if (s.length == 0) {
+      return Optional.empty();
+    }
+    for (int attempt = 0; ; attempt++) {
+      try (Opened parent = tree.open(s, s.length - 1, false, path)) {
+        tree.hook.at(Step.READ_OPENED, path);
+        return Optional.of(parent.dir.openFile(s[s.length - 1], writable ? READ_WRITE : READ));
+      } catch (NoSuchFileException | NotDirectoryException e) {
+        if (attempt > 0 || !tree.checkRoot()) {
+          return Optional.empty();
+        }
+      }
+    }
+  }
+
+  /** The attributes of {@code path}, reached without following any link; empty if it does not exist. */
+  Optional<BasicFileAttributes> attributes(String path) throws IOException {
+    String[] s = segments(path);
+    if (s.length == 0) {
+      return Optional.of(Files.readAttributes(root, BasicFileAttributes.class));
+    }
+    try (Opened parent = tree.open(s, s.length - 1, false, path)) {
+      BasicFileAttributes a = parent.dir.stat(s[s.length - 1]);
+      if (a != null && a.isSymbolicLink()) {
+        throw Dir.linkRefused(root.resolve(path));
+      }
+      return Optional.ofNullable(a);
+    } catch (NoSuchFileException | NotDirectoryException e) {
       return Optional.empty();
     }
   }
 
   @Override
-  public Optional<Path> localFile(String path) throws IOException {
-    Path file = resolve(path);
-    return Files.isRegularFile(file, NOFOLLOW) ? Optional.of(file) : Optional.empty();
-  }
-
-  @Override
   public Publication publish(String entry, List<EntryFile> files) throws IOException {
-    Path target = resolve(entry);
-    if (Files.exists(target, NOFOLLOW)) {
-      return Publication.ALREADY_PRESENT;
+    String[] s = segments(entry);
+    if (s.length == 0) {
+      throw new IllegalArgumentException("the store's root cannot be an entry");
     }
-    Path parent = target.getParent();
-    Files.createDirectories(parent);
-    Path temp = parent.resolve(TEMP_PREFIX + target.getFileName() + "-" + UUID.randomUUID());
-    Files.createDirectory(temp);
-    try {
-      for (EntryFile f : files) {
-        writeDurably(temp.resolve(f.name()), f.writer());
+    String name = s[s.length - 1];
+    tree.checkRoot();
+    try (Opened parent = tree.open(s, s.length - 1, true, entry)) {
+      Dir folder = parent.dir;
+      BasicFileAttributes existing = folder.stat(name);
+      if (existing != null) {
+        if (existing.isSymbolicLink()) {
+          throw Dir.linkRefused(folder.path().resolve(name));
+        }
+        return Publication.ALREADY_PRESENT;
       }
-      forceDirectory(temp);
+      tree.hook.at(Step.FOLDER_OPENED, entry);
+      Dir root = tree.root();
+      String temp = tree.newTemp(name);
       try {
-        Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
-      } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
-        return Publication.ALREADY_PRESENT; // another writer won the rename
-      } catch (AtomicMoveNotSupportedException e) {
-        throw new IOException("the cache folder's file system cannot rename atomically: " + root, e);
-      } catch (IOException e) {
-        if (Files.exists(target, NOFOLLOW)) {
+        tree.hook.at(Step.TEMP_CREATED, entry);
+        Object written;
+        try (Dir t = root.openDir(temp)) {
+          for (EntryFile f : files) {
+            writeDurably(t, f.name(), f.writer());
+            tree.hook.at(Step.FILE_WRITTEN, entry + "/" + f.name());
+          }
+          t.force();
+          written = t.fileKey();
+        }
+        tree.hook.at(Step.BEFORE_RENAME, entry);
+        // re-checked at the last moment: the name at the root must still be the folder just written
+        BasicFileAttributes mine = root.stat(temp);
+        if (mine == null || !mine.isDirectory() || !Objects.equals(mine.fileKey(), written)) {
+          throw new IOException("the temporary folder " + root.path().resolve(temp) + " was replaced while an"
+              + " entry was written into it; the entry was not published");
+        }
+        try {
+          try {
+            root.move(temp, folder, name);
+          } catch (NoSuchFileException parentGone) {
+            // the entry's folder was deleted (a clear) since it was opened: once more, into a new one
+            try (Opened again = tree.open(s, s.length - 1, true, entry)) {
+              root.move(temp, again.dir, name);
+            }
+          }
+        } catch (FileAlreadyExistsException | DirectoryNotEmptyException e) {
+          return Publication.ALREADY_PRESENT; // another writer won the rename
+        } catch (AtomicMoveNotSupportedException e) {
+          throw new IOException("the cache folder's file system cannot rename atomically: " + this.root, e);
+        } catch (IOException e) {
+          BasicFileAttributes now = folder.stat(name);
+          if (now == null) {
+            throw e;
+          }
+          if (now.isSymbolicLink()) {
+            throw Dir.linkRefused(folder.path().resolve(name));
+          }
           return Publication.ALREADY_PRESENT;
         }
-        throw e;
-      }
-      forceDirectory(parent);
-      return Publication.PUBLISHED;
-    } finally {
-      if (Files.exists(temp, NOFOLLOW)) {
-        deleteTree(temp);
+        folder.force();
+        return Publication.PUBLISHED;
+      } finally {
+        if (root.stat(temp) != null) {
+          tree.remove(root, temp); // a link swapped in for it is unlinked, not followed
+        }
       }
     }
   }
 
   @Override
   public void replace(String path, byte[] content) throws IOException {
-    Path target = resolve(path);
-    Files.createDirectories(target.getParent());
-    Path temp = target.resolveSibling(TEMP_PREFIX + target.getFileName() + "-" + UUID.randomUUID());
-    try {
-      writeDurably(temp, out -> out.write(content));
-      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      forceDirectory(target.getParent());
-    } finally {
-      Files.deleteIfExists(temp);
+    String[] s = segments(path);
+    if (s.length == 0) {
+      throw new IllegalArgumentException("the store's root cannot be replaced");
+    }
+    String name = s[s.length - 1];
+    tree.checkRoot();
+    try (Opened parent = tree.open(s, s.length - 1, true, path)) {
+      Dir root = tree.root();
+      String temp = LocalTree.tempFileName(name);
+      try {
+        writeDurably(root, temp, out -> out.write(content));
+        BasicFileAttributes existing = parent.dir.stat(name);
+        if (existing != null && existing.isDirectory()) {
+          throw new IOException("cannot replace " + parent.dir.path().resolve(name) + ": it is a folder");
+        }
+        root.move(temp, parent.dir, name); // replaces atomically; a link there is replaced, not followed
+        parent.dir.force();
+      } finally {
+        if (root.stat(temp) != null) {
+          root.deleteFile(temp);
+        }
+      }
     }
   }
 
   @Override
   public boolean exists(String path) throws IOException {
-    return Files.exists(resolve(path), NOFOLLOW);
+    return segments(path).length == 0 || attributes(path).isPresent();
   }
 
   @Override
@@ -145,149 +260,145 @@ public final class LocalStore implements Store {
     return walk(dir, 1);
   }
 
-  /** What is under {@code dir}, {@code depth} levels deep, temporaries and links left out. */
+  /** What is under {@code dir}, {@code depth} levels deep; temporaries and links left out. */
   private List<StoreFile> walk(String dir, int depth) throws IOException {
-    Path start = resolve(dir);
+    String[] s = segments(dir);
     List<StoreFile> out = new ArrayList<>();
-    if (!Files.isDirectory(start, NOFOLLOW)) {
-      return out;
+    try (Opened start = tree.open(s, s.length, false, dir)) {
+      walk(start.dir, dir, depth, out);
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      // nothing there
     }
-    Files.walkFileTree(start, java.util.EnumSet.noneOf(java.nio.file.FileVisitOption.class), depth, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
-        if (d.getFileName().toString().startsWith(TEMP_PREFIX)) {
-          return FileVisitResult.SKIP_SUBTREE;
-        }
-        if (!d.equals(start)) {
-          out.add(storeFile(d, attrs));
-        }
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) {
-        // folders at the depth limit come here too; links (to anything) never count
-        if ((attrs.isRegularFile() || attrs.isDirectory()) && !f.getFileName().toString().startsWith(TEMP_PREFIX)) {
-          out.add(storeFile(f, attrs));
-        }
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult visitFileFailed(Path f, IOException e) {
-        return FileVisitResult.CONTINUE; // deleted concurrently: not an error
-      }
-    });
     return out;
+  }
+
+  private void walk(Dir d, String rel, int depth, List<StoreFile> out) throws IOException {
+    for (String name : d.names()) {
+      if (name.startsWith(TEMP_PREFIX)) {
+        continue;
+      }
+      BasicFileAttributes a = d.stat(name);
+      if (a == null || !(a.isDirectory() || a.isRegularFile())) {
+        continue; // deleted meanwhile, or a link (to anything: never counted, never followed)
+      }
+      String childRel = rel.isEmpty() ? name : rel + "/" + name;
+      out.add(new StoreFile(childRel, a.isDirectory(), a.isDirectory() ? 0 : a.size(), a.lastModifiedTime().toInstant()));
+      if (a.isDirectory() && depth > 1) {
+        tree.hook.at(Step.LIST_OPENING, childRel);
+        Dir child;
+        try {
+          child = d.openDir(name);
+        } catch (IOException goneOrSwapped) {
+          continue; // deleted, or replaced by a link, since it was seen
+        }
+        try {
+          walk(child, childRel, depth - 1, out);
+        } finally {
+          child.close();
+        }
+      }
+    }
   }
 
   @Override
   public void touch(String entry, Instant accessedAt) throws IOException {
-    Path dir = resolve(entry);
-    try {
-      Files.setLastModifiedTime(dir, FileTime.from(accessedAt));
-    } catch (NoSuchFileException e) {
+    String[] s = segments(entry);
+    if (s.length == 0) {
+      return;
+    }
+    try (Opened parent = tree.open(s, s.length - 1, false, entry)) {
+      parent.dir.setModifiedTime(s[s.length - 1], FileTime.from(accessedAt));
+    } catch (NoSuchFileException | NotDirectoryException e) {
       // deleted concurrently (reduceSize, clear): nothing to record
     }
   }
 
   @Override
   public void delete(String path) throws IOException {
-    Path target = resolve(path);
-    realFolders.removeIf(f -> f.startsWith(target));
-    if (target.equals(root)) {
-      try (Stream<Path> children = Files.list(root)) {
-        for (Path child : (Iterable<Path>) children::iterator) {
-          deleteTree(child);
-        }
+    String[] s = segments(path);
+    if (s.length == 0) {
+      Dir root = tree.root();
+      for (String child : root.names()) {
+        tree.remove(root, child);
       }
       return;
     }
-    deleteTree(target);
+    try (Opened parent = tree.open(s, s.length - 1, false, path)) {
+      tree.remove(parent.dir, s[s.length - 1]);
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      // absent is fine
+    }
   }
 
+  /**
+   * Removes temporaries older than {@code age}: those at the root (where writers put them), and
+   * those beside entries in the folders at the root (where joblib4j 0.1 put them).
+   */
   @Override
   public int sweep(Duration age) throws IOException {
     Instant cutoff = Instant.now().minus(age);
-    List<Path> stale = new ArrayList<>();
-    Files.walkFileTree(root, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
-        if (d.getFileName() != null && d.getFileName().toString().startsWith(TEMP_PREFIX)) {
-          if (attrs.lastModifiedTime().toInstant().isBefore(cutoff)) {
-            stale.add(d);
-          }
-          return FileVisitResult.SKIP_SUBTREE;
+    Dir root = tree.root();
+    int removed = 0;
+    for (String name : root.names()) {
+      BasicFileAttributes a = root.stat(name);
+      if (a == null) {
+        continue;
+      }
+      if (name.startsWith(TEMP_PREFIX)) {
+        if (a.lastModifiedTime().toInstant().isBefore(cutoff)) {
+          tree.remove(root, name);
+          removed++;
         }
-        return FileVisitResult.CONTINUE;
+      } else if (a.isDirectory()) {
+        removed += sweepLegacy(root, name, cutoff);
       }
-
-      @Override
-      public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) {
-        if (f.getFileName().toString().startsWith(TEMP_PREFIX) && attrs.lastModifiedTime().toInstant().isBefore(cutoff)) {
-          stale.add(f);
-        }
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult visitFileFailed(Path f, IOException e) {
-        return FileVisitResult.CONTINUE;
-      }
-    });
-    for (Path p : stale) {
-      deleteTree(p);
     }
-    return stale.size();
+    return removed;
+  }
+
+  private int sweepLegacy(Dir root, String folder, Instant cutoff) throws IOException {
+    int removed = 0;
+    Dir d;
+    try {
+      d = root.openDir(folder);
+    } catch (IOException goneOrSwapped) {
+      return 0;
+    }
+    try {
+      for (String name : d.names()) {
+        if (!name.startsWith(TEMP_PREFIX)) {
+          continue;
+        }
+        BasicFileAttributes a = d.stat(name);
+        if (a != null && a.lastModifiedTime().toInstant().isBefore(cutoff)) {
+          tree.remove(d, name);
+          removed++;
+        }
+      }
+    } finally {
+      d.close();
+    }
+    return removed;
   }
 
   @Override
-  public void close() {}
+  public void close() {
+    tree.close();
+  }
 
   @Override
   public String toString() {
     return "LocalStore[" + root + "]";
   }
 
-  /**
-   * The absolute path of a checked relative path, refusing to pass through symbolic links. Folders
-   * found to be real folders are remembered (until deleted through this store), so that a cache hit
-   * does not pay an lstat per path segment; the last segment is always checked.
-   */
-  private Path resolve(String path) throws IOException {
+  /** The segments of a checked store path; none for the root. */
+  private static String[] segments(String path) {
     StorePaths.check(path);
-    Path p = path.isEmpty() ? root : root.resolve(path).normalize();
-    if (!p.startsWith(root)) {
-      throw new IllegalArgumentException("store path escapes the root: " + path);
-    }
-    List<Path> checked = new ArrayList<>();
-    for (Path q = p; q != null && !q.equals(root); q = q.getParent()) {
-      if (q != p && realFolders.contains(q)) {
-        break;
-      }
-      if (Files.isSymbolicLink(q)) {
-        throw new IOException("refusing to follow the symbolic link " + q + " inside the cache folder");
-      }
-      if (q != p) {
-        checked.add(q);
-      }
-    }
-    realFolders.addAll(checked);
-    return p;
+    return path.isEmpty() ? new String[0] : path.split("/");
   }
 
-  private StoreFile storeFile(Path p, BasicFileAttributes attrs) {
-    return new StoreFile(relative(p), attrs.isDirectory(), attrs.isDirectory() ? 0 : attrs.size(),
-        attrs.lastModifiedTime().toInstant());
-  }
-
-  private String relative(Path p) {
-    return root.relativize(p).toString().replace(java.io.File.separatorChar, '/');
-  }
-
-  private static void writeDurably(Path file, EntryFile.Writer writer) throws IOException {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-        LinkOption.NOFOLLOW_LINKS)) {
+  private static void writeDurably(Dir dir, String name, EntryFile.Writer writer) throws IOException {
+    try (FileChannel ch = dir.openFile(name, NEW_FILE)) {
       OutputStream out = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16);
       writer.writeTo(new NonClosing(out));
       out.flush();
@@ -295,44 +406,22 @@ public final class LocalStore implements Store {
     }
   }
 
-  private static void forceDirectory(Path dir) {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
-    } catch (IOException e) {
-      // some file systems cannot open or sync a folder; the rename itself is still atomic
-    }
-  }
-
-  /** Deletes a file or a whole tree without following links; what is already gone is fine. */
+  /** Deletes a file, a link (itself) or a whole tree at {@code p} without following links; absent is fine. */
   static void deleteTree(Path p) throws IOException {
-    if (!Files.exists(p, NOFOLLOW)) {
+    Path absolute = p.toAbsolutePath();
+    BasicFileAttributes a;
+    try {
+      a = Files.readAttributes(absolute, BasicFileAttributes.class, Dir.NOFOLLOW);
+    } catch (NoSuchFileException e) {
       return;
     }
-    Files.walkFileTree(p, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
-        Files.deleteIfExists(f);
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult visitFileFailed(Path f, IOException e) throws IOException {
-        if (e instanceof NoSuchFileException) {
-          return FileVisitResult.CONTINUE;
-        }
-        throw e;
-      }
-
-      @Override
-      public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-        try {
-          Files.deleteIfExists(d);
-        } catch (DirectoryNotEmptyException raced) {
-          deleteTree(d); // a writer added a file meanwhile
-        }
-        return FileVisitResult.CONTINUE;
-      }
-    });
+    if (!a.isDirectory() || absolute.getParent() == null) {
+      Files.deleteIfExists(absolute);
+      return;
+    }
+    try (Dir parent = Dir.open(absolute.getParent())) {
+      LocalTree.deleteTree(parent, absolute.getFileName().toString(), Interleaving.NONE);
+    }
   }
 
   /** Keeps a writer from closing the store's stream. */

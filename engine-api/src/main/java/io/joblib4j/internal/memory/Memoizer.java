@@ -11,6 +11,11 @@ import java.util.Objects;
 
 /** What {@link Memory} delegates to: making memoized functions and clearing the whole store. */
 public final class Memoizer {
+  /** How long a claim lives unless renewed ({@code Memory.Builder.claimComputations()}). */
+  public static final java.time.Duration DEFAULT_CLAIM_LEASE = Claims.DEFAULT_LEASE;
+  /** How long a JVM waits for another's claimed computation in all. */
+  public static final java.time.Duration DEFAULT_CLAIM_WAIT = Claims.DEFAULT_MAX_WAIT;
+
   private Memoizer() {}
 
   /** The memoized version of {@code fn}, typed as the caller's {@code MemoizedFnN}. */

@@ -11,7 +11,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** {@code metadata.json} and {@code function.json}, read and written with Jackson. */
+/** {@code metadata.json}, {@code function.json} and claims' {@code claim.json}, read and written with Jackson. */
 final class MetadataJson {
   static final int FORMAT_VERSION = 1;
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -56,6 +56,21 @@ final class MetadataJson {
     n.put("functionId", f.id());
     n.put("codeVersion", f.codeVersion());
     return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(n);
+  }
+
+  /** A claim's {@code claim.json}: who holds it, and until when (epoch milliseconds) unless renewed. */
+  static byte[] writeClaim(String owner, long expiresAtMillis) throws IOException {
+    ObjectNode n = JSON.createObjectNode();
+    n.put("owner", owner);
+    n.put("expiresAt", expiresAtMillis);
+    return JSON.writeValueAsBytes(n);
+  }
+
+  /** When the claim in a {@code claim.json} expires; empty if it does not say. */
+  static java.util.Optional<Long> readClaimExpiry(InputStream in) throws IOException {
+    JsonNode n = JSON.readTree(in);
+    return n != null && n.path("expiresAt").isNumber() ? java.util.Optional.of(n.path("expiresAt").asLong())
+        : java.util.Optional.empty();
   }
 
   /** The (functionId, codeVersion) recorded in a {@code function.json}. */

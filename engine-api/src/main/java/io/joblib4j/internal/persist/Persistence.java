@@ -101,31 +101,42 @@ public final class Persistence {
 
   /** Reads the value in {@code file}. */
   public static Object load(Path file, LoadOptions options) {
-    String name = file.toString();
     MmapMode mmap = options.mmapMode().orElse(null);
     // PRIVATE (copy-on-write) mappings also need a channel opened for writing, a JDK rule
     StandardOpenOption[] opts = mmap == MmapMode.READ_WRITE || mmap == MmapMode.COPY_ON_WRITE
         ? new StandardOpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE}
         : new StandardOpenOption[] {StandardOpenOption.READ};
     try (FileChannel ch = FileChannel.open(file, opts)) {
-      ByteBuffer peek = ByteBuffer.allocate(PEEK);
-      while (peek.hasRemaining() && ch.read(peek, peek.position()) > 0) {
-        // positional reads leave the channel at 0 for the stream path
-      }
-      byte[] head = Arrays.copyOf(peek.array(), peek.position());
-      if (startsWith(head, Format.MAGIC)) {
-        return read(Source.of(ch), name, mmap, file, options);
-      }
-      Compressor c = detect(head, name);
-      if (mmap != null) {
-        LOG.warn("{} is compressed with {}: it cannot be memory-mapped and is loaded in memory instead"
-            + " (mmap mode {} ignored); dump without compression to map it", name, c.name(), mmap);
-      }
-      InputStream raw = new FileIoTagging(new BufferedInputStream(Channels.newInputStream(ch), BUFFER));
-      return readCompressed(c, raw, name, options);
+      return load(ch, file, options);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot load " + file + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Reads the value in {@code file}, already open as {@code ch} (for a private mapping, open for
+   * writing too): for callers that opened the file themselves without following links (Memory's
+   * local store), so that what is mapped is the file they checked. Mapped arrays remember {@code
+   * file} as their path; the channel may be closed once this returns.
+   */
+  public static Object load(FileChannel ch, Path file, LoadOptions options) throws IOException {
+    String name = file.toString();
+    MmapMode mmap = options.mmapMode().orElse(null);
+    ByteBuffer peek = ByteBuffer.allocate(PEEK);
+    while (peek.hasRemaining() && ch.read(peek, peek.position()) > 0) {
+      // positional reads leave the channel at 0 for the stream path
+    }
+    byte[] head = Arrays.copyOf(peek.array(), peek.position());
+    if (startsWith(head, Format.MAGIC)) {
+      return read(Source.of(ch), name, mmap, file, options);
+    }
+    Compressor c = detect(head, name);
+    if (mmap != null) {
+      LOG.warn("{} is compressed with {}: it cannot be memory-mapped and is loaded in memory instead"
+          + " (mmap mode {} ignored); dump without compression to map it", name, c.name(), mmap);
+    }
+    InputStream raw = new FileIoTagging(new BufferedInputStream(Channels.newInputStream(ch), BUFFER));
+    return readCompressed(c, raw, name, options);
   }
 
   /**

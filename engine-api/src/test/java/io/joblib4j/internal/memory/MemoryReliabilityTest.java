@@ -200,6 +200,101 @@ class MemoryReliabilityTest {
     }
   }
 
+  /** Work that takes a while, counting how often each key is computed in this JVM. */
+  static final java.util.concurrent.atomic.AtomicIntegerArray COMPUTED = new java.util.concurrent.atomic.AtomicIntegerArray(1_000);
+
+  public static long[] slowWork(int key) throws InterruptedException {
+    COMPUTED.incrementAndGet(key);
+    Thread.sleep(3); // stands for work that takes time; the test orders nothing by it
+    return work(key);
+  }
+
+  /**
+   * The issue's race: 2 JVMs x 8 threads asking for the same keys in the same order, released at
+   * once. Each key is computed at most once per JVM (before: up to 16 times), and with claims once
+   * in all.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+  void racingThreadsAndJvmsComputeEachKeyOncePerJvmAndWithClaimsOnceInAll(boolean claims) throws Exception {
+    Path cache = fastFolder("race-" + claims);
+    int keys = 200;
+    try (io.joblib4j.testing.Rendezvous r = io.joblib4j.testing.Rendezvous.open()) {
+      io.joblib4j.testing.Rendezvous.Gate gate = r.gate("start");
+      List<Process> jvms = new ArrayList<>();
+      for (int j = 0; j < 2; j++) {
+        jvms.add(childJvm(RacingCaller.class, cache.toString(), Boolean.toString(claims), Integer.toString(keys),
+            gate.host(), Integer.toString(gate.port())));
+      }
+      r.awaitArrivals("start", 2);
+      r.openGate("start");
+      int[] total = new int[keys];
+      StringBuilder outs = new StringBuilder();
+      for (Process p : jvms) {
+        assertThat(p.waitFor(240, TimeUnit.SECONDS)).isTrue();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        outs.append(out.lines().filter(l -> !l.startsWith("COMPUTED")).collect(Collectors.joining("\n"))).append("\n");
+        assertThat(p.exitValue()).as(out).isZero();
+        String counts = out.lines().filter(l -> l.startsWith("COMPUTED ")).findFirst().orElseThrow(() -> new AssertionError(out));
+        String[] perKey = counts.substring("COMPUTED ".length()).split(",");
+        for (int k = 0; k < keys; k++) {
+          int n = Integer.parseInt(perKey[k]);
+          assertThat(n).as("computations of key " + k + " in one JVM\n" + out).isLessThanOrEqualTo(1);
+          total[k] += n;
+        }
+      }
+      int most = java.util.Arrays.stream(total).max().orElseThrow();
+      int all = java.util.Arrays.stream(total).sum();
+      System.out.println("2 JVMs x 8 threads, " + keys + " keys, claims " + claims + ": " + all
+          + " computations, at most " + most + " per key");
+      assertThat(java.util.Arrays.stream(total).boxed().toList()).as("computations per key; the JVMs said:\n" + outs)
+          .allMatch(n -> n >= 1 && n <= (claims ? 1 : 2));
+    }
+  }
+
+  /** Run in each child JVM: 8 threads asking for keys 0..n-1 in order, released by the test's gate. */
+  public static final class RacingCaller {
+    public static void main(String[] args) throws Exception {
+      Memory.Builder b = Memory.builder(Path.of(args[0])).verbose(0);
+      if (Boolean.parseBoolean(args[1])) {
+        b.claimComputations();
+      }
+      MemoizedFn1<Integer, long[]> f = b.build().cache(MemoryReliabilityTest::slowWork);
+      io.joblib4j.spi.Warnings.addHook((src, m) -> System.out.println("WARNING " + m));
+      int keys = Integer.parseInt(args[2]);
+      io.joblib4j.testing.Rendezvous.Gate gate = new io.joblib4j.testing.Rendezvous.Gate(args[3], Integer.parseInt(args[4]), "start");
+      ExecutorService pool = Executors.newFixedThreadPool(8);
+      CountDownLatch ready = new CountDownLatch(8);
+      CountDownLatch go = new CountDownLatch(1);
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        done.add(pool.submit(() -> {
+          ready.countDown();
+          go.await();
+          for (int k = 0; k < keys; k++) {
+            if (!valid(k, f.apply(k))) {
+              throw new AssertionError("wrong value for " + k);
+            }
+          }
+          return null;
+        }));
+      }
+      ready.await();
+      gate.arrive();
+      gate.pass();
+      go.countDown();
+      for (Future<?> d : done) {
+        d.get();
+      }
+      pool.shutdown();
+      StringBuilder counts = new StringBuilder("COMPUTED ");
+      for (int k = 0; k < keys; k++) {
+        counts.append(k == 0 ? "" : ",").append(COMPUTED.get(k));
+      }
+      System.out.println(counts);
+    }
+  }
+
   static List<String> entries(LocalStore store) throws IOException {
     return store.list("").stream().filter(f -> f.directory() && Layout.isEntry(f.path())).map(StoreFile::path)
         .collect(Collectors.toList());

@@ -28,6 +28,9 @@ public final class Configurations {
       "dfs.client.failover.max.attempts", "3",
       "dfs.client.socket-timeout", "30000");
 
+  /** The client setting that makes every path through a symbolic link fail instead of being followed. */
+  static final String NO_LINKS = "fs.client.resolve.remote.symlinks";
+
   private Configurations() {}
 
   /** The Hadoop configuration in scope (a copy: the store never changes the caller's). */
@@ -45,6 +48,9 @@ public final class Configurations {
       }
     });
     overrides.forEach((key, value) -> conf.set(key, value, "joblib4j store option hadoop." + key));
+    // whatever the user or a library set: a store never follows a link (HDFS creates none unless its
+    // NameNode enables them, and a client resolves none unless its JVM enables them; this holds either way)
+    conf.setBoolean(NO_LINKS, false);
     return conf;
   }
 

@@ -256,8 +256,8 @@ abstract class HadoopStore implements Store {
     }
     for (FileStatus child : listing) {
       String name = child.getPath().getName();
-      if (Names.reserved(name)) {
-        continue;
+      if (Names.reserved(name) || child.isSymlink()) {
+        continue; // a link is never counted or followed
       }
       String childRel = rel.isEmpty() ? name : rel + "/" + name;
       if (child.isDirectory()) {

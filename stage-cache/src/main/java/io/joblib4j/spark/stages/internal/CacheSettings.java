@@ -1,0 +1,23 @@
+package io.joblib4j.spark.stages.internal;
+
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * A stage cache's settings.
+ *
+ * @param format the data source the entries are written in ({@code parquet}, {@code orc})
+ * @param compression the codec, or null for the format's default
+ * @param maxBytes prune to at most this many bytes of data after each new entry, or 0
+ * @param maxEntries prune to at most this many entries, or 0
+ * @param maxAge delete entries not read for this long, or null
+ * @param sweepAge data attempts no entry names are removed once this old
+ * @param clock the clock of created and last-access times
+ */
+public record CacheSettings(String format, String compression, long maxBytes, int maxEntries, Duration maxAge,
+    Duration sweepAge, Clock clock) {
+
+  public boolean limited() {
+    return maxBytes > 0 || maxEntries > 0 || maxAge != null;
+  }
+}

@@ -1,0 +1,300 @@
+package io.joblib4j.spark.stages.internal;
+
+import io.joblib4j.FunctionFingerprint;
+import io.joblib4j.Joblib;
+import io.joblib4j.spark.StageKeyException;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.spark.sql.catalyst.plans.logical.LocalRelation;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.trees.TreeNode;
+import org.apache.spark.sql.execution.datasources.FileIndex;
+import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
+import org.apache.spark.sql.execution.datasources.LogicalRelation;
+import org.apache.spark.sql.execution.datasources.PartitioningAwareFileIndex;
+import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
+import org.apache.spark.sql.execution.datasources.v2.FileTable;
+import org.apache.spark.sql.sources.BaseRelation;
+import org.apache.spark.sql.types.DataType;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * The key of one Dataset argument, from its analyzed logical plan: three components, so that
+ * {@code explain} can say which one changed.
+ *
+ * <ul>
+ *   <li>{@code plan}: the canonicalized analyzed plan as Spark's JSON ({@code TreeNode.toJSON}), in
+ *       which Spark numbers expression ids from 0 and names attributes {@code none}; the JVM's id
+ *       Spark puts in every expression id is removed. Stable across JVMs and runs.
+ *   <li>{@code inputs}: what its leaves read. Files of a file relation (also a catalog table's, and a
+ *       Spark V2 file table's): each file's path, length and modification time, as Spark listed them
+ *       when the Dataset was made, with the format, options and schemas; a local relation's rows; the
+ *       key of another stage whose output it reads (recognized by its data folder, no listing).
+ *   <li>{@code code}: the functions the plan runs, with {@link FunctionFingerprint}: UDFs (Scala and
+ *       Java), typed operations ({@code map}, {@code filter} with a lambda, {@code mapPartitions},
+ *       {@code groupByKey} functions), aggregators, in plan order.
+ * </ul>
+ *
+ * Refused, with a {@link StageKeyException} naming the part and the opt-in: non-deterministic
+ * expressions (also the clock: {@code current_timestamp()} and its kind) unless allowed; streaming
+ * Datasets always; RDD-backed, JDBC, and any other relation whose content cannot be seen, unless
+ * the stage has a key of its own for its inputs.
+ */
+public final class PlanKeys {
+  /** Deterministic for Spark, but read the clock (or who runs): a stored result would be stale. */
+  private static final Set<String> CLOCK_EXPRESSIONS = Set.of("CurrentTimestamp", "CurrentDate", "Now",
+      "LocalTimestamp", "CurrentTime", "CurrentBatchTimestamp", "CurrentUser");
+  /** Leaves whose whole content is in the plan's JSON. */
+  private static final Set<String> SELF_CONTAINED_LEAVES = Set.of("Range", "OneRowRelation", "CTERelationRef",
+      "LocalLimit", "EmptyRelation");
+  private static final Pattern JVM_ID = Pattern.compile(",?\"jvmId\":\"[0-9a-f-]{36}\"");
+
+  /** What the stage allows; see {@code Stage1.allowNondeterministic} and {@code inputKey}. */
+  public record Allowances(boolean nondeterministic, boolean ownInputKey) {}
+
+  private PlanKeys() {}
+
+  /** Adds {@code prefix.plan}, {@code prefix.inputs} and {@code prefix.code} for {@code ds}. */
+  public static void addDataset(KeyParts parts, String prefix, Dataset<?> ds, Allowances allow) {
+    if (ds.isStreaming()) {
+      throw new StageKeyException(prefix + " is a streaming Dataset: a stage's result must be a finite"
+          + " table. Cache the stage on a batch Dataset (spark.read() instead of spark.readStream()).");
+    }
+    LogicalPlan plan = ds.queryExecution().analyzed();
+    Walk walk = new Walk(prefix, allow);
+    plan.foreachWithSubqueries(node -> {
+      walk.node(node);
+      return null;
+    });
+    String json = JVM_ID.matcher(plan.canonicalized().toJSON()).replaceAll("");
+    parts.add(prefix + ".plan", Joblib.hash(json.getBytes(StandardCharsets.UTF_8)), "its analyzed plan ("
+        + walk.nodes + " operators)");
+    parts.add(prefix + ".inputs", Joblib.hash(walk.inputs.toString().getBytes(StandardCharsets.UTF_8)),
+        walk.inputsDescribed.isEmpty() ? "no inputs" : String.join("; ", walk.inputsDescribed));
+    parts.add(prefix + ".code", Joblib.hash(walk.code), walk.codeNames.isEmpty() ? "no UDFs or typed functions"
+        : "the code of " + String.join(", ", walk.codeNames));
+    for (String d : walk.inputsDescribed) {
+      parts.input(prefix + ": " + d);
+    }
+  }
+
+  /** One pass over a plan and its subqueries. */
+  private static final class Walk {
+    final String prefix;
+    final Allowances allow;
+    final StringBuilder inputs = new StringBuilder();
+    final List<String> inputsDescribed = new ArrayList<>();
+    final List<String> code = new ArrayList<>();
+    final List<String> codeNames = new ArrayList<>();
+    final Map<Object, Boolean> seenFunctions = new IdentityHashMap<>();
+    int nodes;
+
+    Walk(String prefix, Allowances allow) {
+      this.prefix = prefix;
+      this.allow = allow;
+    }
+
+    void node(LogicalPlan node) {
+      nodes++;
+      functionsIn(node);
+      for (Expression e : CollectionConverters.asJava(node.expressions())) {
+        e.foreach(x -> {
+          expression(x, node);
+          return null;
+        });
+      }
+      if (node.children().isEmpty()) {
+        leaf(node);
+      }
+    }
+
+    void expression(Expression x, LogicalPlan node) {
+      functionsIn(x);
+      String kind = x.getClass().getSimpleName();
+      if (!allow.nondeterministic() && (!x.deterministic() && x.children().forall(Expression::deterministic)
+          || CLOCK_EXPRESSIONS.contains(kind))) {
+        throw new StageKeyException(prefix + " is not deterministic: its " + node.nodeName() + " uses "
+            + shorten(x.toString()) + " (" + x.prettyName() + "), which gives other values on each run, so a stored"
+            + " result would not be what the stage computes. Pass the value in as a plain argument (a seed, a"
+            + " timestamp), or opt in with .allowNondeterministic() if any of its results will do.");
+      }
+    }
+
+    /** The functions a node or expression holds among its constructor fields (UDFs, typed operations). */
+    void functionsIn(TreeNode<?> n) {
+      scala.collection.Iterator<Object> it = n.productIterator();
+      while (it.hasNext()) {
+        Object o = it.next();
+        if (isFunction(o) && seenFunctions.put(o, Boolean.TRUE) == null) {
+          FunctionFingerprint f;
+          try {
+            f = FunctionFingerprint.of(o);
+          } catch (IllegalArgumentException e) {
+            throw new StageKeyException(prefix + ": the function " + o.getClass().getName() + " of its "
+                + n.nodeName() + " cannot be keyed: " + e.getMessage());
+          }
+          code.add(f.identity());
+          code.add(f.hash());
+          codeNames.add(f.name());
+        }
+      }
+    }
+
+    void leaf(LogicalPlan leaf) {
+      String kind = leaf.getClass().getSimpleName();
+      if (leaf.isStreaming()) {
+        throw new StageKeyException(prefix + " reads a stream (" + leaf.nodeName() + "): a stage's result must be"
+            + " a finite table. Cache the stage on a batch Dataset.");
+      }
+      if (leaf instanceof LogicalRelation lr) {
+        relation(lr.relation());
+      } else if (leaf instanceof LocalRelation local) {
+        localRows(local);
+      } else if (leaf instanceof DataSourceV2Relation v2) {
+        if (v2.table() instanceof FileTable ft) {
+          files(ft.fileIndex(), ft.formatName(), Map.of(), ft.schema().json());
+        } else {
+          refuse("the table " + v2.table().name() + " (" + v2.table().getClass().getName() + ")",
+              "its content has no version the stage cache can read (an Iceberg snapshot id, a JDBC table)");
+        }
+      } else if (kind.equals("LogicalRDD") || kind.equals("ExternalRDD")) {
+        refuse("an RDD (" + leaf.nodeName() + ", from createDataFrame(rdd) or rdd.toDS())",
+            "an RDD's content is code the stage cache cannot see; write it out and read the files, or");
+      } else if (!SELF_CONTAINED_LEAVES.contains(kind)) {
+        refuse("a " + leaf.nodeName() + " (" + leaf.getClass().getName() + ")", "the stage cache does not know how"
+            + " to fingerprint its content");
+      }
+    }
+
+    void relation(BaseRelation relation) {
+      if (relation instanceof HadoopFsRelation fs) {
+        TreeMap<String, String> options = new TreeMap<>(CollectionConverters.asJava(fs.options()));
+        files(fs.location(), fs.fileFormat().toString(), options, fs.dataSchema().json() + fs.partitionSchema().json());
+        return;
+      }
+      String cls = relation.getClass().getName();
+      if (cls.contains(".jdbc.")) {
+        refuse("a JDBC table (" + relation + ")", "a database table has no version the stage cache can read");
+      }
+      refuse("the relation " + cls, "the stage cache does not know how to fingerprint its content");
+    }
+
+    void files(FileIndex index, String format, Map<String, String> options, String schemas) {
+      List<String> roots = new ArrayList<>();
+      for (Path p : CollectionConverters.asJava(index.rootPaths())) {
+        roots.add(p.toString());
+      }
+      List<String> stages = new ArrayList<>();
+      for (String r : roots) {
+        StageLayout.stageOutputOf(r).ifPresent(stages::add);
+      }
+      if (!roots.isEmpty() && stages.size() == roots.size()) {
+        for (String s : stages) {
+          inputs.append("stage\t").append(s).append('\n');
+          inputsDescribed.add("stage " + s);
+        }
+        inputs.append(format).append('\t').append(options).append('\t').append(schemas).append('\n');
+        return;
+      }
+      FileIndex listed = index;
+      if (index.getClass().getSimpleName().equals("CatalogFileIndex")) {
+        listed = ((org.apache.spark.sql.execution.datasources.CatalogFileIndex) index)
+            .filterPartitions(CollectionConverters.asScala(List.<Expression>of()).toSeq());
+      }
+      if (!(listed instanceof PartitioningAwareFileIndex files)) {
+        String what = index.getClass().getName();
+        refuse("files through a " + what + (what.contains("delta") || what.contains("Tahoe") ? " (a Delta table)" : ""),
+            "its files alone do not say what it holds (a Delta table's deletion vectors and log)");
+        return;
+      }
+      List<FileStatus> all = new ArrayList<>(CollectionConverters.asJava(files.allFiles()));
+      all.sort(Comparator.comparing(f -> f.getPath().toString()));
+      long bytes = 0;
+      for (FileStatus f : all) {
+        inputs.append(f.getPath()).append('\t').append(f.getLen()).append('\t').append(f.getModificationTime()).append('\n');
+        bytes += f.getLen();
+      }
+      inputs.append(format).append('\t').append(options).append('\t').append(schemas).append('\n');
+      inputsDescribed.add(all.size() + " " + format + " file" + (all.size() == 1 ? "" : "s") + " (" + bytes + " bytes) under "
+          + String.join(", ", roots));
+    }
+
+    void localRows(LocalRelation local) {
+      List<Attribute> output = CollectionConverters.asJava(local.output());
+      DataType[] types = output.stream().map(Attribute::dataType).toArray(DataType[]::new);
+      UnsafeProjection project = UnsafeProjection.create(types);
+      ByteArrayOutputStream rows = new ByteArrayOutputStream();
+      int n = 0;
+      for (InternalRow row : CollectionConverters.asJava(local.data())) {
+        byte[] b = project.apply(row).getBytes();
+        rows.write(b.length >>> 24);
+        rows.write(b.length >>> 16);
+        rows.write(b.length >>> 8);
+        rows.write(b.length);
+        rows.writeBytes(b);
+        n++;
+      }
+      inputs.append("local\t").append(n).append('\t').append(Joblib.hash(rows.toByteArray())).append('\n');
+      inputsDescribed.add(n + " local row" + (n == 1 ? "" : "s"));
+    }
+
+    void refuse(String what, String why) {
+      if (allow.ownInputKey()) {
+        inputs.append("own key\t").append(what).append('\n');
+        inputsDescribed.add(what + " (keyed by the stage's inputKey)");
+        return;
+      }
+      throw new StageKeyException(prefix + " reads " + what + ", which cannot be keyed: " + why + ". Give the stage"
+          + " a key of your own for what it reads, such as a table version or an export date:"
+          + " stage.inputKey(\"orders@2026-12-01\").");
+    }
+  }
+
+  /**
+   * Whether a node's field is a function of the user's: a lambda, or an object implementing Scala's,
+   * Spark's Java or SQL function types (collections are Scala functions too, and are not).
+   */
+  static boolean isFunction(Object o) {
+    if (o == null || o instanceof TreeNode || o instanceof scala.collection.Iterable || o instanceof DataType
+        || o instanceof CharSequence || o instanceof Number || o instanceof Boolean || o instanceof scala.Option) {
+      return false;
+    }
+    Class<?> c = o.getClass();
+    if (c.isSynthetic() && c.getName().contains("$$Lambda")) {
+      return true;
+    }
+    if (o instanceof scala.Function0 || o instanceof scala.Function1 || o instanceof scala.Function2
+        || o instanceof scala.Function3 || o instanceof org.apache.spark.sql.expressions.Aggregator
+        || o instanceof org.apache.spark.sql.expressions.UserDefinedAggregateFunction) {
+      return true;
+    }
+    for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+      for (Class<?> i : k.getInterfaces()) {
+        String n = i.getName();
+        if (n.startsWith("org.apache.spark.api.java.function.") || n.startsWith("org.apache.spark.sql.api.java.UDF")) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static String shorten(String s) {
+    return s.length() <= 120 ? s : s.substring(0, 117) + "...";
+  }
+}

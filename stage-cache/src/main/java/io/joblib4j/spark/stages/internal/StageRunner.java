@@ -1,0 +1,452 @@
+package io.joblib4j.spark.stages.internal;
+
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.lit;
+
+import io.joblib4j.FunctionFingerprint;
+import io.joblib4j.Joblib;
+import io.joblib4j.fn.Fn1;
+import io.joblib4j.fn.Fn2;
+import io.joblib4j.fn.Fn3;
+import io.joblib4j.fn.Fn4;
+import io.joblib4j.spark.StageKeyException;
+import io.joblib4j.spi.EntryFile;
+import io.joblib4j.spi.Store;
+import io.joblib4j.spi.StoreFile;
+import io.joblib4j.spi.Warnings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.spark.sql.DataFrameWriter;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Observation;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructType;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * The stage cache's protocol, for one call of a cached stage:
+ *
+ * <ol>
+ *   <li>The key ({@link KeyParts}): the stage function's fingerprint, the Spark version, the SQL
+ *       settings that change results, how the output is written, and each argument (a Dataset by
+ *       {@link PlanKeys}, anything else by {@code Joblib.hash}).
+ *   <li>A hit is a committed entry ({@code entry.json} published through the {@link Store}) whose
+ *       data files are all there with the sizes it lists, and no others: then the stage function is
+ *       not called and the result is the data read with the stored schema.
+ *   <li>A miss computes the stage, writes its result into a data folder of its own ({@code
+ *       <key>.<attempt>}), counts its rows on the way ({@link Observation}), lists what it wrote, and
+ *       publishes the record. The store's publish is atomic and create-if-absent (a NameNode rename
+ *       on HDFS, an exclusive create of a commit marker on object stores): of writers racing, the
+ *       first wins and the others delete their data and read the winner's. The result is read back
+ *       from the files, so it is the same Dataset a later hit gives.
+ * </ol>
+ *
+ * A writer that dies leaves a data folder no record names: nothing reads it, and {@link
+ * EntryCatalog#sweep} removes it once it is older than the sweep age.
+ */
+public final class StageRunner {
+  /** Settings that change what a plan computes; {@code spark.sql.legacy.*} ones that are set join them. */
+  static final List<String> RESULT_SETTINGS = List.of("spark.sql.session.timeZone", "spark.sql.ansi.enabled",
+      "spark.sql.caseSensitive", "spark.sql.storeAssignmentPolicy", "spark.sql.timestampType",
+      "spark.sql.mapKeyDedupPolicy", "spark.sql.decimalOperations.allowPrecisionLoss",
+      "spark.sql.parquet.binaryAsString", "spark.sql.parquet.int96AsTimestamp",
+      "spark.sql.parquet.datetimeRebaseModeInRead", "spark.sql.parquet.int96RebaseModeInRead",
+      "spark.sql.files.ignoreCorruptFiles", "spark.sql.files.ignoreMissingFiles",
+      "spark.sql.files.ignoreInvalidPartitionPaths", "spark.sql.sources.partitionColumnTypeInference.enabled");
+  private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+
+  /** Test hooks: called after the data is written (before publishing), and after publishing. */
+  static volatile Runnable afterWrite = () -> { };
+  static volatile Runnable afterPublish = () -> { };
+
+  private final SparkSession spark;
+  private final Store store;
+  private final EntryCatalog catalog;
+  private final CacheSettings settings;
+
+  public StageRunner(SparkSession spark, Store store, CacheSettings settings) {
+    this.spark = spark;
+    this.store = store;
+    this.catalog = new EntryCatalog(store);
+    this.settings = settings;
+  }
+
+  public EntryCatalog catalog() {
+    return catalog;
+  }
+
+  public CacheSettings settings() {
+    return settings;
+  }
+
+  /** The key of a call, and the stage folder it goes in. */
+  record Keyed(String stage, String name, String identity, KeyParts parts, String key) {}
+
+  Keyed keyOf(StageSpec spec, Object[] args) {
+    if (args.length != spec.arity()) {
+      throw new IllegalArgumentException("the stage takes " + spec.arity() + " arguments, got " + args.length);
+    }
+    FunctionFingerprint f;
+    try {
+      f = spec.fingerprint();
+    } catch (IllegalArgumentException e) {
+      throw new StageKeyException("the stage function cannot be keyed: " + e.getMessage());
+    }
+    if (!f.codeKnown() && WARNED.add(f.identity())) {
+      Warnings.warn(StageRunner.class, "cannot read the bytecode of " + f.identity() + ": its stage entries will not"
+          + " be invalidated when its code changes. Define it in a class compiled to a jar or folder on the"
+          + " class path, or clear the stage by hand after changing it.");
+    }
+    KeyParts parts = new KeyParts();
+    parts.add("function", f.hash(), f.name() + " (code " + f.codeVersion() + ", captured values " + f.capturedHash() + ")");
+    parts.add("spark", Joblib.hash(spark.version()), "Spark " + spark.version());
+    TreeMap<String, String> conf = resultSettings();
+    parts.add("settings", Joblib.hash(conf), conf.toString());
+    List<Object> output = List.of(settings.format(), spec.partitionBy());
+    parts.add("output", Joblib.hash(output), settings.format() + (spec.partitionBy().isEmpty() ? ""
+        : " partitioned by " + spec.partitionBy()));
+    PlanKeys.Allowances allow = new PlanKeys.Allowances(spec.allowNondeterministic(), spec.inputKey() != null);
+    for (int i = 0; i < args.length; i++) {
+      Object a = args[i];
+      String name = "arg" + i;
+      if (a instanceof Dataset<?> ds) {
+        PlanKeys.addDataset(parts, name, ds, allow);
+      } else if (a instanceof SparkSession) {
+        parts.add(name, "session", "the SparkSession (not part of the key)");
+      } else {
+        try {
+          parts.add(name, Joblib.hash(a), shortly(a));
+          parts.input(name + ": " + shortly(a));
+        } catch (IllegalArgumentException e) {
+          throw new StageKeyException("argument " + i + " of " + f.name() + " cannot be keyed: " + e.getMessage());
+        }
+      }
+    }
+    if (spec.inputKey() != null) {
+      parts.add("inputKey", Joblib.hash(spec.inputKey()), spec.inputKey());
+      parts.input("inputKey: " + spec.inputKey());
+    }
+    String stage = StageLayout.stageFolder(f.name(), f.identity());
+    return new Keyed(stage, f.name(), f.identity(), parts, parts.key());
+  }
+
+  private TreeMap<String, String> resultSettings() {
+    TreeMap<String, String> out = new TreeMap<>();
+    for (String k : RESULT_SETTINGS) {
+      try {
+        out.put(k, spark.conf().get(k));
+      } catch (RuntimeException e) {
+        // not a setting of this Spark version and not set
+      }
+    }
+    for (Map.Entry<String, String> e : CollectionConverters.asJava(spark.conf().getAll()).entrySet()) {
+      if (e.getKey().startsWith("spark.sql.legacy.")) {
+        out.put(e.getKey(), e.getValue());
+      }
+    }
+    return out;
+  }
+
+  // ---- the call -----------------------------------------------------------------------------
+
+  public Dataset<Row> call(StageSpec spec, Object[] args) {
+    Keyed k = keyOf(spec, args);
+    if (!spec.refresh()) {
+      Optional<EntryRecord> hit = hit(k, spec);
+      if (hit.isPresent()) {
+        return read(hit.get());
+      }
+    }
+    return read(computeAndPublish(k, spec, args));
+  }
+
+  /** The committed, whole entry of this key, or empty; a damaged or expired one is deleted. */
+  private Optional<EntryRecord> hit(Keyed k, StageSpec spec) {
+    EntryRecord r;
+    try {
+      Optional<EntryRecord> found = catalog.read(k.stage(), k.key());
+      if (found.isEmpty()) {
+        return Optional.empty();
+      }
+      r = found.get();
+    } catch (IOException | RuntimeException e) {
+      Warnings.warn(StageRunner.class, "the stage entry " + StageLayout.entry(k.stage(), k.key()) + " in "
+          + store.location() + " cannot be read (" + e.getMessage() + "); it is deleted and " + k.name()
+          + " computed again");
+      deleteQuietly(k.stage(), k.key(), null);
+      return Optional.empty();
+    }
+    Instant now = settings.clock().instant();
+    if (spec.expiresAfter() != null && Instant.parse(r.created()).plus(spec.expiresAfter()).isBefore(now)) {
+      deleteQuietly(k.stage(), k.key(), r.data());
+      return Optional.empty();
+    }
+    String problem = verify(r);
+    if (problem != null) {
+      Warnings.warn(StageRunner.class, "the stage entry " + StageLayout.entry(k.stage(), k.key()) + " in "
+          + store.location() + " is damaged (" + problem + "); it is deleted and " + k.name() + " computed again");
+      deleteQuietly(k.stage(), k.key(), r.data());
+      return Optional.empty();
+    }
+    try {
+      store.touch(StageLayout.entry(k.stage(), k.key()), now);
+    } catch (IOException e) {
+      // the access time only orders pruning
+    }
+    return Optional.of(r);
+  }
+
+  /** Null if the entry's data folder holds exactly the data files its record lists, else what is wrong. */
+  private String verify(EntryRecord r) {
+    String dir = StageLayout.data(r.stage(), r.data());
+    Map<String, Long> found = new HashMap<>();
+    try {
+      for (StoreFile f : store.list(dir)) {
+        String rel = f.path().substring(dir.length() + 1);
+        if (!f.directory() && isDataFile(rel)) {
+          found.put(rel, f.size());
+        }
+      }
+    } catch (IOException e) {
+      return "its data folder cannot be listed: " + e.getMessage();
+    }
+    for (EntryRecord.DataFile f : r.files()) {
+      Long size = found.remove(f.path());
+      if (size == null) {
+        return "its data file " + f.path() + " is missing";
+      }
+      if (size != f.bytes()) {
+        return "its data file " + f.path() + " is " + size + " bytes, not " + f.bytes();
+      }
+    }
+    if (!found.isEmpty()) {
+      return "its data folder holds files its record does not list: " + found.keySet();
+    }
+    try {
+      DataType.fromJson(r.schema());
+    } catch (RuntimeException e) {
+      return "its stored schema cannot be read: " + e.getMessage();
+    }
+    return null;
+  }
+
+  /** Files Spark reads: none of whose path segments start with {@code _} or {@code .} ({@code _SUCCESS}, {@code .crc}). */
+  static boolean isDataFile(String relative) {
+    for (String segment : relative.split("/")) {
+      if (segment.startsWith("_") || segment.startsWith(".")) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private EntryRecord computeAndPublish(Keyed k, StageSpec spec, Object[] args) {
+    Dataset<?> result = invoke(spec, args, k.name());
+    String attempt = UUID.randomUUID().toString();
+    String dataFolder = StageLayout.dataFolder(k.key(), attempt);
+    String dataRel = StageLayout.data(k.stage(), dataFolder);
+    boolean keep = false;
+    try {
+      Observation rows = new Observation("joblib4j-stage-" + attempt);
+      DataFrameWriter<?> writer = result.observe(rows, count(lit(1)).as("rows")).write()
+          .format(settings.format()).mode(SaveMode.ErrorIfExists);
+      String codec = spec.compression() != null ? spec.compression() : settings.compression();
+      if (codec != null) {
+        writer = writer.option("compression", codec);
+      }
+      if (!spec.partitionBy().isEmpty()) {
+        writer = writer.partitionBy(spec.partitionBy().toArray(new String[0]));
+      }
+      writer.save(uri(dataRel));
+      afterWrite.run();
+      long rowCount = rowsOf(rows);
+      List<EntryRecord.DataFile> files = new ArrayList<>();
+      long bytes = 0;
+      for (StoreFile f : store.list(dataRel)) {
+        String rel = f.path().substring(dataRel.length() + 1);
+        if (!f.directory() && isDataFile(rel)) {
+          files.add(new EntryRecord.DataFile(rel, f.size()));
+          bytes += f.size();
+        }
+      }
+      files.sort((a, b) -> a.path().compareTo(b.path()));
+      Map<String, Object> storage = new LinkedHashMap<>();
+      storage.put("format", settings.format());
+      storage.put("compression", codec);
+      storage.put("partitionBy", spec.partitionBy());
+      EntryRecord record = new EntryRecord(EntryRecord.FORMAT, k.stage(), k.name(), k.identity(), k.key(),
+          settings.clock().instant().toString(), dataFolder, storage, result.schema().json(), rowCount, bytes, files,
+          k.parts().hashes(), k.parts().described(), k.parts().inputs(), spark.version());
+      String entry = StageLayout.entry(k.stage(), k.key());
+      if (spec.refresh()) {
+        store.delete(entry); // its data stays until swept: another application may be reading it
+      }
+      Store.Publication p = store.publish(entry, List.of(EntryFile.of(StageLayout.ENTRY_FILE, record.toJson())));
+      if (p == Store.Publication.PUBLISHED) {
+        keep = true;
+        afterPublish.run();
+        maintain(k.stage());
+        return record;
+      }
+      // another writer published this key first: use its entry (the same content) and drop ours
+      return catalog.read(k.stage(), k.key()).orElseThrow(() -> new IOException("the entry "
+          + entry + " was published by another writer and deleted since"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot store the stage " + k.name() + " in " + store.location() + ": "
+          + e.getMessage(), e);
+    } finally {
+      if (!keep) {
+        deleteDataQuietly(dataRel);
+      }
+    }
+  }
+
+  /** The rows the write counted: its metrics arrive with the write's end, so this does not wait long. */
+  private static long rowsOf(Observation rows) throws IOException {
+    try {
+      Object n = rows.getAsJava().get("rows");
+      return n instanceof Number num ? num.longValue() : -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while counting the rows written");
+    }
+  }
+
+  private Dataset<?> invoke(StageSpec spec, Object[] args, String name) {
+    Object out = switch (spec.arity()) {
+      case 1 -> ((Fn1<Object, ?>) cast(spec.fn())).apply(args[0]);
+      case 2 -> ((Fn2<Object, Object, ?>) cast(spec.fn())).apply(args[0], args[1]);
+      case 3 -> ((Fn3<Object, Object, Object, ?>) cast(spec.fn())).apply(args[0], args[1], args[2]);
+      case 4 -> ((Fn4<Object, Object, Object, Object, ?>) cast(spec.fn())).apply(args[0], args[1], args[2], args[3]);
+      default -> throw new IllegalStateException("arity " + spec.arity());
+    };
+    if (!(out instanceof Dataset<?> ds)) {
+      throw new IllegalStateException("the stage " + name + " returned " + (out == null ? "null"
+          : "a " + out.getClass().getName()) + ", not a Dataset");
+    }
+    if (ds.isStreaming()) {
+      throw new StageKeyException("the stage " + name + " returned a streaming Dataset, which cannot be stored as a"
+          + " table; cache stages of batch Datasets");
+    }
+    return ds;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> T cast(Object o) {
+    return (T) o;
+  }
+
+  /** After a new entry: abandoned attempts of the stage go, and the cache's limits hold. */
+  private void maintain(String stage) {
+    try {
+      catalog.sweep(stage, settings.sweepAge(), settings.clock().instant());
+      if (settings.limited()) {
+        catalog.prune(settings.maxBytes(), settings.maxEntries(), settings.maxAge(), settings.clock().instant());
+      }
+    } catch (IOException | RuntimeException e) {
+      Warnings.warn(StageRunner.class, "cannot prune the stage cache at " + store.location() + ": " + e.getMessage());
+    }
+  }
+
+  /** The entry's data, read with its stored schema. */
+  public Dataset<Row> read(EntryRecord r) {
+    StructType schema = (StructType) DataType.fromJson(r.schema());
+    String format = r.storage() != null && r.storage().get("format") != null ? r.storage().get("format").toString()
+        : "parquet";
+    return spark.read().schema(schema).format(format).load(uri(StageLayout.data(r.stage(), r.data())));
+  }
+
+  /** The Hadoop URI of a store path. */
+  public String uri(String relative) {
+    String root = store.location().toString();
+    return (root.endsWith("/") ? root : root + "/") + relative;
+  }
+
+  // ---- explain ------------------------------------------------------------------------------
+
+  /** Which key components of this call differ from the latest entry of its stage, for people. */
+  public String explain(StageSpec spec, Object[] args) {
+    Keyed k;
+    try {
+      k = keyOf(spec, args);
+    } catch (StageKeyException e) {
+      return "cannot be keyed: " + e.getMessage();
+    }
+    List<EntryCatalog.Listed> entries;
+    try {
+      entries = catalog.list(k.stage());
+    } catch (IOException e) {
+      return k.name() + ": key " + k.key() + "; the stage's entries cannot be listed: " + e.getMessage();
+    }
+    for (EntryCatalog.Listed l : entries) {
+      if (l.record().key().equals(k.key())) {
+        return k.name() + ": key " + k.key() + " is stored (created " + l.record().created() + ", " + l.record().rows()
+            + " rows): the next call reads it.";
+      }
+    }
+    if (entries.isEmpty()) {
+      return k.name() + ": key " + k.key() + " is not stored, and the stage has no entries: the next call computes it.";
+    }
+    EntryRecord latest = entries.get(0).record();
+    StringBuilder sb = new StringBuilder(k.name() + ": key " + k.key() + " is not stored: the next call computes it."
+        + " The latest entry (key " + latest.key() + ", created " + latest.created() + ") differs in:");
+    Map<String, String> now = k.parts().hashes();
+    Map<String, String> then = latest.components() == null ? Map.of() : latest.components();
+    Map<String, String> thenDescribed = latest.described() == null ? Map.of() : latest.described();
+    for (Map.Entry<String, String> e : now.entrySet()) {
+      String before = then.get(e.getKey());
+      if (!e.getValue().equals(before)) {
+        sb.append("\n  ").append(e.getKey()).append(": now ").append(k.parts().described().get(e.getKey()))
+            .append(before == null ? " (absent then)" : "; then " + thenDescribed.get(e.getKey()));
+      }
+    }
+    for (String gone : then.keySet()) {
+      if (!now.containsKey(gone)) {
+        sb.append("\n  ").append(gone).append(": absent now; then ").append(thenDescribed.get(gone));
+      }
+    }
+    return sb.toString();
+  }
+
+  // ---- housekeeping -------------------------------------------------------------------------
+
+  private void deleteQuietly(String stage, String key, String dataFolder) {
+    try {
+      catalog.delete(stage, key, dataFolder);
+    } catch (IOException | RuntimeException e) {
+      // a later sweep or prune removes it
+    }
+  }
+
+  private void deleteDataQuietly(String dataRel) {
+    try {
+      store.delete(dataRel);
+    } catch (IOException | RuntimeException e) {
+      // the sweep removes it once old
+    }
+  }
+
+  static String shortly(Object v) {
+    String s;
+    try {
+      s = String.valueOf(v);
+    } catch (RuntimeException e) {
+      s = v.getClass().getName();
+    }
+    return s.length() <= 200 ? s : s.substring(0, 197) + "...";
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * The stage cache's implementation (not API): the key of a stage call ({@code KeyParts}, {@code
+ * PlanKeys}), the call protocol ({@code StageRunner}), and the on-disk layout with its records
+ * ({@code StageLayout}, {@code EntryRecord}, {@code EntryCatalog}). The layout classes use no Spark
+ * type, so the command line can list, size, prune and clear stage entries with only a Hadoop client;
+ * {@code StageCatalogLinkageTest} keeps it so.
+ */
+package io.joblib4j.spark.stages.internal;

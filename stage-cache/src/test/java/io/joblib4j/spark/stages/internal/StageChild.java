@@ -1,0 +1,34 @@
+package io.joblib4j.spark.stages.internal;
+
+import io.joblib4j.spark.Stage1;
+import io.joblib4j.spark.StageCache;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * A second driver JVM for the cross-JVM tests: runs {@link ChildStages#clean} on {@code args[1]}
+ * with a stage cache at {@code args[0]}, on local[2], and prints {@code RESULT calls=<n> rows=<n>
+ * sum=<n>}. {@code -Dstage.haltAt=afterWrite|afterPublish} kills the JVM at that point of the miss
+ * (as a killed driver dies: no finally block runs).
+ */
+public final class StageChild {
+  private StageChild() {}
+
+  public static void main(String[] args) {
+    String haltAt = System.getProperty("stage.haltAt", "");
+    if (haltAt.equals("afterWrite")) {
+      StageRunner.afterWrite = () -> Runtime.getRuntime().halt(3);
+    } else if (haltAt.equals("afterPublish")) {
+      StageRunner.afterPublish = () -> Runtime.getRuntime().halt(3);
+    }
+    SparkSession spark = SparkSession.builder().master("local[2]").appName("stage-child")
+        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").getOrCreate();
+    StageCache stages = StageCache.at(spark, args[0]);
+    Stage1<Dataset<Row>> clean = stages.cache(ChildStages::clean);
+    Dataset<Row> out = clean.apply(spark.read().parquet(args[1]));
+    long sum = out.agg(org.apache.spark.sql.functions.sum("twice")).first().getLong(0);
+    System.out.println("RESULT calls=" + ChildStages.CALLS.get() + " rows=" + out.count() + " sum=" + sum);
+    spark.stop();
+  }
+}
