@@ -44,12 +44,25 @@ public final class Joblib {
    * Writes {@code value} to {@code file}, compressed if the file's extension names a codec ({@code
    * .z .gz .bz2 .lzma .xz .lz4 .zst}). The file is written under a temporary name and renamed into
    * place, so a failure never leaves a partial file (nor destroys an existing one).
+   *
+   * @param value what to write (see the class comment for what can be written)
+   * @param file the file; its extension picks the codec
+   * @throws IllegalArgumentException if the value cannot be written (a cycle, nesting too deep)
+   * @throws java.io.UncheckedIOException if the file cannot be written
    */
   public static void dump(Object value, Path file) {
     dump(value, file, Compress.none());
   }
 
-  /** Writes {@code value} to {@code file} with joblib's {@code compress} rules (see {@link Compress}). */
+  /**
+   * Writes {@code value} to {@code file} with joblib's {@code compress} rules (see {@link Compress}).
+   *
+   * @param value what to write
+   * @param file the file
+   * @param compress the codec and level, or {@link Compress#none()} to follow the extension
+   * @throws IllegalArgumentException if the value cannot be written
+   * @throws java.io.UncheckedIOException if the file cannot be written
+   */
   public static void dump(Object value, Path file, Compress compress) {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(compress, "compress");
@@ -58,7 +71,14 @@ public final class Joblib {
         c.map(Compress.Choice::level).orElse(0));
   }
 
-  /** Writes {@code value} to {@code out}, uncompressed; {@code out} is flushed, not closed. */
+  /**
+   * Writes {@code value} to {@code out}, uncompressed; {@code out} is flushed, not closed.
+   *
+   * @param value what to write
+   * @param out the stream
+   * @throws IllegalArgumentException if the value cannot be written
+   * @throws java.io.UncheckedIOException if the stream fails
+   */
   public static void dump(Object value, OutputStream out) {
     dump(value, out, Compress.none());
   }
@@ -66,6 +86,12 @@ public final class Joblib {
   /**
    * Writes {@code value} to {@code out}, which is flushed, not closed. A stream has no extension,
    * so {@link Compress#none()} means uncompressed.
+   *
+   * @param value what to write
+   * @param out the stream
+   * @param compress the codec and level
+   * @throws IllegalArgumentException if the value cannot be written
+   * @throws java.io.UncheckedIOException if the stream fails
    */
   public static void dump(Object value, OutputStream out, Compress compress) {
     Objects.requireNonNull(out, "out");
@@ -75,7 +101,18 @@ public final class Joblib {
         c.map(Compress.Choice::level).orElse(0));
   }
 
-  /** Reads the value in {@code file} with the default {@link LoadOptions}. */
+  /**
+   * Reads the value in {@code file} with the default {@link LoadOptions}: into memory, every byte
+   * checked (see {@link #load(Path, LoadOptions)}).
+   *
+   * @param <T> the type the caller expects (not checked: a wrong one fails where the value is used)
+   * @param file the file, compressed or not (the codec is found from its first bytes)
+   * @return the value
+   * @throws CorruptFileException if the file is truncated, damaged, hostile or over a limit
+   * @throws UnsafeClassException if it holds a class that is not on the allow-list
+   * @throws UnsupportedFormatVersionException if a newer joblib4j wrote it
+   * @throws java.io.UncheckedIOException if it cannot be read (it does not exist, permission denied)
+   */
   public static <T> T load(Path file) {
     return load(file, LoadOptions.defaults());
   }
@@ -83,13 +120,52 @@ public final class Joblib {
   /**
    * Reads the value in {@code file}, memory-mapping its {@link io.joblib4j.array.NDArray}s in {@code
    * mode} (each array in the value gets its own mapping). A compressed file cannot be mapped and is
-   * loaded in memory, with a warning. Plain Java arrays are always read into memory.
+   * loaded in memory, with a warning. Plain Java arrays are always read into memory. The mapped data
+   * is checked against its CRC32C on the first map of each version of the file in this JVM (see
+   * {@link #load(Path, LoadOptions)}).
+   *
+   * @param <T> the type the caller expects
+   * @param file the file; only an uncompressed one can be mapped
+   * @param mode how to map: {@link MmapMode#READ_ONLY}, {@link MmapMode#READ_WRITE} or {@link
+   *     MmapMode#COPY_ON_WRITE}
+   * @return the value, its NDArrays mapped
+   * @throws CorruptFileException if the file is truncated, damaged, hostile or over a limit
+   * @throws UnsafeClassException if it holds a class that is not on the allow-list
+   * @throws UnsupportedFormatVersionException if a newer joblib4j wrote it
+   * @throws java.io.UncheckedIOException if it cannot be read or mapped
    */
   public static <T> T load(Path file, MmapMode mode) {
     return load(file, LoadOptions.builder().mmapMode(mode).build());
   }
 
-  /** Reads the value in {@code file} with {@code options}. */
+  /**
+   * Reads the value in {@code file} with {@code options}.
+   *
+   * <p><b>What is checked, and when.</b> Everything in the file is checked before it is used: the
+   * header, every record's header, sequence number and length, and the CRC32C of every record's
+   * payload; a compressed file's codec trailer; that nothing follows the end record. Classes are
+   * checked against the allow-list before they are loaded ({@link UnsafeClassException}); lengths
+   * are checked against the bytes that remain before anything is allocated; what the load builds
+   * is bounded by {@link LoadOptions#maxHeapBytes()} and {@link LoadOptions#maxDecompressedBytes()}.
+   * A <em>mapped</em> array is not read to be loaded, so its data is checked separately: on the
+   * first map of each version of the file in this JVM (a version is the path, size, modification
+   * time and file key, such as the inode; a file rewritten in place within two seconds before its
+   * check is checked again), by reading the mapped data once through its CRC32C. Mapping the same
+   * file again costs a few system calls. {@link LoadOptions.Builder#verifyMappedData(boolean)
+   * verifyMappedData(false)} skips that read for zero-cost maps of files you trust not to be damaged.
+   * Data mapped {@link MmapMode#READ_WRITE} is checked on its first such map and then flagged in the
+   * file as no longer checksummed, since its bytes then change under the reader.
+   *
+   * @param <T> the type the caller expects
+   * @param file the file
+   * @param options mapping, allow-list and limits
+   * @return the value
+   * @throws CorruptFileException if the file is truncated, damaged, hostile or over a limit of
+   *     {@code options}; the message names the file, what was wrong and, for a limit, how to raise it
+   * @throws UnsafeClassException if it holds a class that is not on the allow-list
+   * @throws UnsupportedFormatVersionException if a newer joblib4j wrote it
+   * @throws java.io.UncheckedIOException if it cannot be read (it does not exist, permission denied)
+   */
   @SuppressWarnings("unchecked")
   public static <T> T load(Path file, LoadOptions options) {
     Objects.requireNonNull(file, "file");
@@ -102,12 +178,31 @@ public final class Joblib {
    * one dump are consumed, so several dumps can follow each other in one stream. A compressed
    * stream is read to its end, its codec's trailer checked: it must hold one dump and nothing
    * after it.
+   *
+   * @param <T> the type the caller expects
+   * @param in the stream (not closed)
+   * @return the value
+   * @throws CorruptFileException if the data is truncated, damaged, hostile or over a limit
+   * @throws UnsafeClassException if it holds a class that is not on the allow-list
+   * @throws UnsupportedFormatVersionException if a newer joblib4j wrote it
+   * @throws java.io.UncheckedIOException if the stream fails
    */
   public static <T> T load(InputStream in) {
     return load(in, LoadOptions.defaults());
   }
 
-  /** Reads one value from {@code in} with {@code options}; an mmap mode is ignored with a warning. */
+  /**
+   * Reads one value from {@code in} with {@code options}; an mmap mode is ignored with a warning.
+   *
+   * @param <T> the type the caller expects
+   * @param in the stream (not closed)
+   * @param options allow-list and limits
+   * @return the value
+   * @throws CorruptFileException if the data is truncated, damaged, hostile or over a limit
+   * @throws UnsafeClassException if it holds a class that is not on the allow-list
+   * @throws UnsupportedFormatVersionException if a newer joblib4j wrote it
+   * @throws java.io.UncheckedIOException if the stream fails
+   */
   @SuppressWarnings("unchecked")
   public static <T> T load(InputStream in, LoadOptions options) {
     Objects.requireNonNull(in, "in");
@@ -118,6 +213,10 @@ public final class Joblib {
   /**
    * The xxHash3-128 content hash of {@code value} as 32 hex digits: equal for equal content, in any
    * JVM, run or machine. See {@link #hash(Object, HashAlgorithm)} for what "content" means.
+   *
+   * @param value the value to hash (may be null)
+   * @return 32 lower-case hex digits
+   * @throws UnhashableValueException if the value holds something that cannot be hashed
    */
   public static String hash(Object value) {
     return hash(value, HashAlgorithm.XXH3_128);
@@ -149,10 +248,14 @@ public final class Joblib {
    *       like two equal copies.
    * </ul>
    *
-   * @throws IllegalArgumentException if the value nests deeper than 256 levels, or holds something
-   *     that cannot be hashed (an object whose fields the JDK does not open, such as a Thread or a
-   *     lock; a lambda that is not serializable); the message names the path from the value to it
-   *     ({@code .holder .items [1]}) and what to do
+   * @param value the value to hash (may be null)
+   * @param algorithm the digest: {@link HashAlgorithm#XXH3_128} or {@link HashAlgorithm#SHA_256}
+   * @return the hash as lower-case hex digits
+   * @throws UnhashableValueException (an IllegalArgumentException) if the value nests deeper than
+   *     256 levels, or holds something that cannot be hashed (an object whose fields the JDK does not
+   *     open, such as a Thread or a lock; a lambda that is not serializable); the message names the
+   *     path from the value to it ({@code .holder .items [1]}) and what to do, {@link
+   *     UnhashableValueException#path()} gives the path
    */
   public static String hash(Object value, HashAlgorithm algorithm) {
     Objects.requireNonNull(algorithm, "algorithm");

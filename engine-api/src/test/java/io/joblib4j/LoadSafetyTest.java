@@ -94,8 +94,10 @@ class LoadSafetyTest {
   void anArrayOfARefusedClassIsRefusedToo() {
     Path file = dir.resolve("arr.jl4j");
     Joblib.dump(new Object[] {new SerialGadget[] {new SerialGadget("x")}}, file);
+    // the advice names the element class, which is what allowing takes (not "[Lcom...;")
     assertThatThrownBy(() -> Joblib.load(file)).isInstanceOf(UnsafeClassException.class)
-        .hasMessageContaining("SerialGadget");
+        .hasMessageContaining("SerialGadget").hasMessageContaining("allow(LoadSafetyTest.SerialGadget.class)")
+        .hasMessageContaining("allowPackages(\"io.joblib4j\")");
     assertThat(CREATED).hasValue(0);
   }
 
@@ -199,9 +201,16 @@ class LoadSafetyTest {
   }
 
   @Test
-  void aMissingFileIsAnUncheckedIoException() {
-    assertThatThrownBy(() -> Joblib.load(dir.resolve("nope"))).isInstanceOf(java.io.UncheckedIOException.class)
-        .hasMessageContaining("nope");
+  void aMissingFileSaysPlainlyThatItDoesNotExistNamingThePathOnce() {
+    Path missing = dir.resolve("nope.jl4j");
+    assertThatThrownBy(() -> Joblib.load(missing)).isInstanceOf(java.io.UncheckedIOException.class)
+        .hasCauseInstanceOf(java.nio.file.NoSuchFileException.class)
+        .hasMessage("cannot load " + missing + ": the file does not exist; check the path and that the file"
+            + " was written");
+    Path relative = Path.of("no-such-folder", "model.jl4j");
+    assertThatThrownBy(() -> Joblib.load(relative, MmapMode.READ_ONLY))
+        .hasMessage("cannot load " + relative + ": the file does not exist (relative to the working directory "
+            + Path.of("").toAbsolutePath() + "); check the path and that the file was written");
   }
 
   // ------------------------------------------------------------ helpers

@@ -1,6 +1,7 @@
 package io.joblib4j.internal.hash;
 
 import io.joblib4j.HashAlgorithm;
+import io.joblib4j.UnhashableValueException;
 import io.joblib4j.array.NDArray;
 import io.joblib4j.internal.array.ArrayAccess;
 import java.io.File;
@@ -176,7 +177,7 @@ public final class ValueHasher {
             i++;
           }
         } catch (UnhashableValueException e) {
-          throw e.under("[" + i + "]");
+          throw e.within("[" + i + "]");
         }
       }
     } else if (v.getClass() == BigInteger.class) {
@@ -250,7 +251,7 @@ public final class ValueHasher {
     try {
       hash(part, out, depth + 1);
     } catch (UnhashableValueException e) {
-      throw e.under(step);
+      throw e.within(step);
     }
   }
 
@@ -280,7 +281,7 @@ public final class ValueHasher {
         hash(items[i], out, depth + 1);
       }
     } catch (UnhashableValueException e) {
-      throw e.under("[" + i + "]");
+      throw e.within("[" + i + "]");
     }
   }
 
@@ -315,12 +316,12 @@ public final class ValueHasher {
       try {
         hash(e.getKey(), entry, depth + 1);
       } catch (UnhashableValueException x) {
-        throw x.under("(a key of class " + className(e.getKey()) + ")");
+        throw x.within("(a key of class " + className(e.getKey()) + ")");
       }
       try {
         hash(e.getValue(), entry, depth + 1);
       } catch (UnhashableValueException x) {
-        throw x.under("[" + describeKey(e.getKey()) + "]");
+        throw x.within("[" + describeKey(e.getKey()) + "]");
       }
       c.add(entry);
     }
@@ -413,7 +414,7 @@ public final class ValueHasher {
       try {
         value = f.get(v);
       } catch (IllegalAccessException e) {
-        throw new UnhashableValueException("its field " + f + " cannot be read", TRANSIENT_FIX, e).under("." + f.getName());
+        throw new UnhashableValueException("its field " + f + " cannot be read", TRANSIENT_FIX, e).within("." + f.getName());
       }
       child(value, out, depth, "." + f.getName());
     }

@@ -1,8 +1,8 @@
 package io.joblib4j.internal.memory;
 
 import io.joblib4j.HashAlgorithm;
+import io.joblib4j.UnhashableValueException;
 import io.joblib4j.internal.hash.StreamingHasher;
-import io.joblib4j.internal.hash.UnhashableValueException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -9,12 +9,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
 
 /**
- * Reads an entry's {@code output.jl4j}: mapped from a local file after its CRC32C was checked
- * once (on the local store, from the channel opened without following links), or streamed, in which case the whole file must be the one container (bytes after its end
+ * Reads an entry's {@code output.jl4j}: mapped from a local file (on the local store, from the
+ * channel opened without following links; the load checks the mapped data once per version of the
+ * file in a JVM, as {@code Joblib.load} does), or streamed, in which case the whole file must be the one container (bytes after its end
  * make the entry damaged, as a cut would). Errors name the entry's file by its path in the store.
  */
 final class StoredOutput {
@@ -31,7 +31,7 @@ final class StoredOutput {
       if (file.isEmpty()) {
         return Optional.empty();
       }
-      VerifiedOutputs.verifyOnce(store, entry, file.get());
+      // the load checks the mapped data against its CRC32Cs once per version of the file in this JVM
       return Optional.of(Joblib.load(file.get(), options));
     }
     Optional<InputStream> in = store.open(output);
@@ -50,10 +50,6 @@ final class StoredOutput {
    */
   private static Optional<Object> loadMapped(LocalStore local, String entry, String output, MmapMode mode,
       LoadOptions options) throws IOException {
-    Optional<BasicFileAttributes> attrs = local.attributes(output);
-    if (attrs.isEmpty()) {
-      return Optional.empty();
-    }
     // a private (copy-on-write) mapping needs a channel open for writing, a JDK rule; nothing is written
     Optional<FileChannel> opened = local.openChannel(output, mode == MmapMode.COPY_ON_WRITE);
     if (opened.isEmpty()) {
@@ -61,8 +57,7 @@ final class StoredOutput {
     }
     Path file = local.root().resolve(output);
     try (FileChannel ch = opened.get()) {
-      VerifiedOutputs.verifyOnce(local, entry, VerifiedOutputs.id(file, attrs.get()), ch);
-      return Optional.of(Persistence.load(ch, file, options));
+      return Optional.of(Persistence.load(ch, file, options)); // checks the mapped data, once per file version
     }
   }
 }

@@ -27,8 +27,9 @@ final class ContainerReader {
   private final Source src;
   private final String name;
   private final MmapMode mmap;
+  private final boolean checkMappedData;
   private final Path file;
-  private final long budget;
+  private final HeapBudget heap;
   private final List<Object> blobs = new ArrayList<>();
   private final CRC32C crc = new CRC32C();
   private final ByteBuffer head = ByteBuffer.allocate(Format.RECORD_HEADER).order(ByteOrder.LITTLE_ENDIAN);
@@ -46,12 +47,13 @@ final class ContainerReader {
   private long length;
   private long headerAt;
 
-  ContainerReader(Source src, String name, MmapMode mmap, Path file, long budget) {
+  ContainerReader(Source src, String name, MmapMode mmap, boolean checkMappedData, Path file, HeapBudget heap) {
     this.src = src;
     this.name = name;
     this.mmap = mmap;
+    this.checkMappedData = checkMappedData;
     this.file = file;
-    this.budget = budget;
+    this.heap = heap;
   }
 
   CorruptFileException corrupt(String problem) {
@@ -209,12 +211,9 @@ final class ContainerReader {
     return stage;
   }
 
-  private void checkBudget() {
-    if (length > budget) {
-      throw corrupt("an array of " + length + " bytes is over the limit of " + budget
-          + " bytes (LoadOptions.maxDecompressedBytes, by default the maximum heap); load an"
-          + " uncompressed file with an MmapMode to map it instead, or raise the limit");
-    }
+  /** Charges the heap an array of the record's length will take, before it is allocated. */
+  private void chargeArray() {
+    heap.charge(HeapBudget.ARRAY + length);
   }
 
   private Object readBlob() throws IOException {
@@ -226,7 +225,6 @@ final class ContainerReader {
       throw corrupt("array record #" + (sequence - 1) + " of " + length + " bytes does not hold a whole"
           + " number of elements, or more than a Java array can");
     }
-    checkBudget();
     int n = (int) (length / size);
     if (src.remaining() < 0 && length > (1L << PIECE_SHIFT)) {
       // a stream: gather the bytes first so that a lying length costs only the bytes really there
@@ -241,6 +239,7 @@ final class ContainerReader {
       }
       return a;
     }
+    chargeArray();
     Object a = PrimitiveArrays.newArray(subtype, n);
     if (length >= ChecksumPipeline.MIN_BYTES) {
       readPipelined(a, n, size);
@@ -287,20 +286,23 @@ final class ContainerReader {
 
   private ByteStorage readArrayData() throws IOException {
     if (mmap != null && src.channel() != null) {
-      if (mmap == MmapMode.READ_WRITE && (flags & Format.FLAG_MUTABLE) == 0) {
-        markMutable();
-      }
       ByteStorage s = ByteStorage.map(src.channel(), file, src.position, length, mmap);
       src.skip(length);
       tail.clear();
-      src.readFully(tail); // mapped data is not checksummed: that would read the whole file
+      src.readFully(tail);
+      if (checkMappedData && (flags & Format.FLAG_MUTABLE) == 0) {
+        checkMapped(s);
+      }
+      if (mmap == MmapMode.READ_WRITE && (flags & Format.FLAG_MUTABLE) == 0) {
+        markMutable();
+      }
       mappedAny = true;
       return s;
     }
-    checkBudget();
     if (src.remaining() < 0) {
       return readPieces();
     }
+    chargeArray();
     ByteStorage s = ByteStorage.heap(length);
     ByteBuffer st = stage();
     for (long off = 0; off < length; ) {
@@ -314,6 +316,17 @@ final class ContainerReader {
     }
     checkTrailerUnlessMutable();
     return s;
+  }
+
+  /** Reads the mapped data once to check it against the trailer, before anyone can write to it. */
+  private void checkMapped(ByteStorage s) {
+    for (ByteBuffer segment : s.segments()) {
+      crc.update(segment.duplicate());
+    }
+    if (tail.getInt(0) != (int) crc.getValue()) {
+      throw corrupt("checksum mismatch (CRC32C) in the mapped array data of record #" + (sequence - 1) + " ("
+          + length + " bytes): the file was damaged after it was written");
+    }
   }
 
   /**
@@ -343,11 +356,15 @@ final class ContainerReader {
     }
   }
 
-  /** Reads the payload into 16 MiB heap pieces allocated as the data arrives, then checks it. */
+  /**
+   * Reads the payload into 16 MiB heap pieces allocated (and charged to the heap budget) as the
+   * data arrives, then checks it.
+   */
   private ByteStorage readPieces() throws IOException {
     List<ByteBuffer> pieces = new ArrayList<>();
     for (long off = 0; off < length; ) {
       int k = (int) Math.min(1L << PIECE_SHIFT, length - off);
+      heap.charge(HeapBudget.ARRAY + k); // as the bytes arrive: a lying length fails as truncated
       ByteBuffer piece = ByteBuffer.allocate(k);
       src.readFully(piece);
       piece.flip();

@@ -24,12 +24,25 @@ final class JavaCodec {
   static final class FilteredInput extends ObjectInputStream {
     private final AllowList allow;
 
-    FilteredInput(InputStream in, AllowList allow, long payloadBytes, int maxDepth) throws IOException {
+    private long references;
+
+    /**
+     * Reads a payload of {@code payloadBytes} bytes; what it builds is charged to {@code heap} (an
+     * object per new reference, an array by its length), when not null.
+     */
+    FilteredInput(InputStream in, AllowList allow, long payloadBytes, int maxDepth, HeapBudget heap)
+        throws IOException {
       super(in);
       this.allow = allow;
       setObjectInputFilter(info -> {
         if (info.depth() > maxDepth || info.arrayLength() > payloadBytes || info.references() > payloadBytes) {
           return ObjectInputFilter.Status.REJECTED;
+        }
+        if (heap != null) {
+          // a budget overrun thrown here reaches the caller as the cause of an InvalidClassException
+          heap.charge(HeapBudget.SERIALIZED_OBJECT * Math.max(0, info.references() - references)
+              + Math.max(0, info.arrayLength()) * 8);
+          references = Math.max(references, info.references());
         }
         return ObjectInputFilter.Status.UNDECIDED;
       });
@@ -38,7 +51,7 @@ final class JavaCodec {
     @Override
     protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
       String name = desc.getName();
-      allow.check(name);
+      allow.checkInSerialForm(name);
       try {
         return Class.forName(name, false, allow.loader());
       } catch (ClassNotFoundException e) {

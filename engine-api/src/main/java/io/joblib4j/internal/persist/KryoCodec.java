@@ -6,21 +6,29 @@ import com.esotericsoftware.kryo.kryo5.Serializer;
 import com.esotericsoftware.kryo.kryo5.io.Input;
 import com.esotericsoftware.kryo.kryo5.io.Output;
 import com.esotericsoftware.kryo.kryo5.objenesis.strategy.StdInstantiatorStrategy;
+import com.esotericsoftware.kryo.kryo5.serializers.CollectionSerializer;
+import com.esotericsoftware.kryo.kryo5.serializers.DefaultSerializers;
+import com.esotericsoftware.kryo.kryo5.serializers.MapSerializer;
 import com.esotericsoftware.kryo.kryo5.util.DefaultClassResolver;
 import com.esotericsoftware.kryo.kryo5.util.DefaultInstantiatorStrategy;
 import com.esotericsoftware.kryo.kryo5.util.MapReferenceResolver;
-import io.joblib4j.UnsafeClassException;
+import io.joblib4j.JoblibException;
 import io.joblib4j.array.NDArray;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
 
 /**
  * Kryo 5 for objects that are neither data the codec knows nor Serializable. Classes are written by
  * name; on read every name goes through the {@link AllowList} before Kryo loads the class, so a
- * refused class is never instantiated. Array lengths are checked against the bytes left before
- * Kryo allocates, and nesting is capped, so hostile payloads fail cleanly.
+ * refused class is never instantiated. Every length Kryo reads (strings and class names, arrays,
+ * collections, maps) is checked against the bytes left before Kryo allocates for it, and nesting
+ * is capped, so hostile payloads fail cleanly.
  */
 final class KryoCodec {
   private final Kryo kryo;
@@ -33,7 +41,12 @@ final class KryoCodec {
     return new KryoCodec(configure(new Kryo(new DefaultClassResolver(), new MapReferenceResolver()), contextLoader(), 1000));
   }
 
-  static KryoCodec forReading(AllowList allow, int maxDepth) {
+  /**
+   * A reader whose classes go through {@code allow} and whose objects are charged to {@code heap}
+   * (each new object, by a small estimate; its arrays' and collections' bytes are bounded by the
+   * payload, which is already in memory).
+   */
+  static KryoCodec forReading(AllowList allow, int maxDepth, HeapBudget heap) {
     DefaultClassResolver resolver = new DefaultClassResolver() {
       @Override
       protected Class<?> getTypeByName(String className) {
@@ -41,7 +54,14 @@ final class KryoCodec {
         return super.getTypeByName(className);
       }
     };
-    return new KryoCodec(configure(new Kryo(resolver, new MapReferenceResolver()), allow.loader(), maxDepth));
+    MapReferenceResolver references = new MapReferenceResolver() {
+      @Override
+      public void setReadObject(int id, Object object) {
+        heap.charge(HeapBudget.SERIALIZED_OBJECT);
+        super.setReadObject(id, object);
+      }
+    };
+    return new KryoCodec(configure(new BoundedKryo(resolver, references), allow.loader(), maxDepth));
   }
 
   private static ClassLoader contextLoader() {
@@ -57,40 +77,201 @@ final class KryoCodec {
     k.setClassLoader(loader);
     k.setInstantiatorStrategy(new DefaultInstantiatorStrategy(new StdInstantiatorStrategy()));
     k.addDefaultSerializer(NDArray.class, new NDArraySerializer());
-    guardArray(k, byte[].class, 1);
-    guardArray(k, boolean[].class, 1);
-    guardArray(k, short[].class, 2);
-    guardArray(k, char[].class, 2);
-    guardArray(k, int[].class, 1); // varint-encoded: at least a byte each
-    guardArray(k, long[].class, 1);
-    guardArray(k, float[].class, 4);
-    guardArray(k, double[].class, 8);
-    guardArray(k, String[].class, 1);
     return k;
   }
 
-  /** Wraps Kryo's array serializer so a length over the bytes left is refused before allocation. */
-  @SuppressWarnings({"unchecked", "rawtypes"})
-  private static void guardArray(Kryo k, Class<?> type, int minBytesPerElement) {
-    Serializer inner = k.getRegistration(type).getSerializer();
-    k.getRegistration(type).setSerializer(new Serializer<Object>() {
-      @Override
-      public void write(Kryo kryo, Output output, Object object) {
-        inner.write(kryo, output, object);
+  /** Refuses {@code count} things of at least {@code minBytes} bytes each when fewer bytes are left. */
+  static void requireBytesFor(long count, int minBytes, Input in, String what) {
+    long left = in.limit() - in.position();
+    if (count < 0 || count * minBytes > left) {
+      throw new KryoException(what + " declares " + count + " elements (at least " + count * minBytes
+          + " bytes) but only " + left + " bytes are left in the Kryo payload");
+    }
+  }
+
+  /**
+   * Kryo's Input, with each length it reads checked against the bytes left before it allocates
+   * for it: strings (class names among them) and the primitive arrays behind Kryo's array
+   * serializers, BigInteger and BitSet.
+   */
+  static final class BoundedInput extends Input {
+    BoundedInput(byte[] bytes) {
+      super(bytes);
+    }
+
+    /** A UTF-8 string starts with its char count (an ASCII one ends at a marked byte instead). */
+    private void checkStringLength() {
+      if (position < limit && (buffer[position] & 0x80) != 0) {
+        int at = position;
+        int count = readVarIntFlag(true);
+        position = at;
+        requireBytesFor(count - 1L, 1, this, "a string");
+      }
+    }
+
+    @Override
+    public String readString() {
+      checkStringLength();
+      return super.readString();
+    }
+
+    @Override
+    public StringBuilder readStringBuilder() {
+      checkStringLength();
+      return super.readStringBuilder();
+    }
+
+    @Override
+    public byte[] readBytes(int length) {
+      requireBytesFor(length, 1, this, "a byte array");
+      return super.readBytes(length);
+    }
+
+    @Override
+    public int[] readInts(int length) {
+      requireBytesFor(length, 4, this, "an int array");
+      return super.readInts(length);
+    }
+
+    @Override
+    public int[] readInts(int length, boolean optimizePositive) {
+      requireBytesFor(length, 1, this, "an int array"); // varints: at least a byte each
+      return super.readInts(length, optimizePositive);
+    }
+
+    @Override
+    public long[] readLongs(int length) {
+      requireBytesFor(length, 8, this, "a long array");
+      return super.readLongs(length);
+    }
+
+    @Override
+    public long[] readLongs(int length, boolean optimizePositive) {
+      requireBytesFor(length, 1, this, "a long array");
+      return super.readLongs(length, optimizePositive);
+    }
+
+    @Override
+    public float[] readFloats(int length) {
+      requireBytesFor(length, 4, this, "a float array");
+      return super.readFloats(length);
+    }
+
+    @Override
+    public double[] readDoubles(int length) {
+      requireBytesFor(length, 8, this, "a double array");
+      return super.readDoubles(length);
+    }
+
+    @Override
+    public short[] readShorts(int length) {
+      requireBytesFor(length, 2, this, "a short array");
+      return super.readShorts(length);
+    }
+
+    @Override
+    public char[] readChars(int length) {
+      requireBytesFor(length, 2, this, "a char array");
+      return super.readChars(length);
+    }
+
+    @Override
+    public boolean[] readBooleans(int length) {
+      requireBytesFor(length, 1, this, "a boolean array");
+      return super.readBooleans(length);
+    }
+  }
+
+  /**
+   * Kryo whose collection, map and object-array serializers check the size they read against the
+   * bytes left (every element takes at least one byte) before they preallocate for it.
+   */
+  static final class BoundedKryo extends Kryo {
+    BoundedKryo(DefaultClassResolver resolver, MapReferenceResolver references) {
+      super(resolver, references);
+    }
+
+    @Override
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    public Serializer getDefaultSerializer(Class type) {
+      Serializer s = super.getDefaultSerializer(type);
+      Class<?> c = s.getClass();
+      if (c == CollectionSerializer.class) {
+        return new CollectionSerializer() {
+          @Override
+          protected Collection create(Kryo kryo, Input input, Class type, int size) {
+            requireBytesFor(size, 1, input, "a " + type.getName());
+            return super.create(kryo, input, type, size);
+          }
+        };
+      }
+      if (c == DefaultSerializers.ArraysAsListSerializer.class) {
+        return new DefaultSerializers.ArraysAsListSerializer() {
+          @Override
+          protected List create(Kryo kryo, Input input, Class type, int size) {
+            requireBytesFor(size, 1, input, "an Arrays.asList");
+            return super.create(kryo, input, type, size);
+          }
+        };
+      }
+      if (c == DefaultSerializers.PriorityQueueSerializer.class) {
+        return new DefaultSerializers.PriorityQueueSerializer() {
+          @Override
+          protected PriorityQueue create(Kryo kryo, Input input, Class type, int size) {
+            requireBytesFor(size, 1, input, "a " + type.getName());
+            return super.create(kryo, input, type, size);
+          }
+        };
+      }
+      if (c == MapSerializer.class) {
+        return new MapSerializer() {
+          @Override
+          protected Map create(Kryo kryo, Input input, Class type, int size) {
+            requireBytesFor(size, 2, input, "a " + type.getName()); // a key and a value
+            return super.create(kryo, input, type, size);
+          }
+        };
+      }
+      if (type.isArray()) {
+        return new LengthCheckedArray(s);
+      }
+      return s;
+    }
+
+    /** Kryo's serializer for an array type, with the length it reads first checked before it allocates. */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private static final class LengthCheckedArray extends Serializer<Object> {
+      private final Serializer inner;
+
+      LengthCheckedArray(Serializer inner) {
+        super(inner.getAcceptsNull(), inner.isImmutable());
+        this.inner = inner;
       }
 
       @Override
-      public Object read(Kryo kryo, Input input, Class<?> t) {
-        int at = input.position();
-        int lengthPlusOne = input.readVarInt(true);
-        input.setPosition(at);
-        long left = input.limit() - at;
-        if ((long) (lengthPlusOne - 1) * minBytesPerElement > left) {
-          throw new KryoException("array of " + (lengthPlusOne - 1) + " elements in " + left + " bytes");
-        }
-        return inner.read(kryo, input, t);
+      public void write(Kryo kryo, Output output, Object array) {
+        inner.write(kryo, output, array);
       }
-    });
+
+      @Override
+      public Object read(Kryo kryo, Input input, Class<?> type) {
+        requireBytesFor(peekLength(input), 1, input, "an array of " + type.getComponentType().getName());
+        return inner.read(kryo, input, type);
+      }
+
+      @Override
+      public Object copy(Kryo kryo, Object original) {
+        return inner.copy(kryo, original);
+      }
+    }
+
+    /** The array length the array serializers read first (written as length + 1, 0 for null). */
+    private static long peekLength(Input input) {
+      int at = input.position();
+      int lengthPlusOne = input.readVarInt(true);
+      input.setPosition(at);
+      return Math.max(0, lengthPlusOne - 1L);
+    }
   }
 
   byte[] write(Object v) {
@@ -105,16 +286,16 @@ final class KryoCodec {
   }
 
   /**
-   * Reads one object. An {@link UnsafeClassException} from the allow-list is rethrown as is, however
+   * Reads one object. A {@link JoblibException} from the allow-list or the heap budget is rethrown as is, however
    * deeply Kryo wrapped it.
    */
   Object read(byte[] bytes) {
     try {
-      return kryo.readClassAndObject(new Input(bytes));
+      return kryo.readClassAndObject(new BoundedInput(bytes));
     } catch (RuntimeException e) {
       for (Throwable t = e; t != null; t = t.getCause()) {
-        if (t instanceof UnsafeClassException) {
-          throw (UnsafeClassException) t;
+        if (t instanceof JoblibException) {
+          throw (JoblibException) t; // a refused class, or the heap budget
         }
       }
       throw e;
@@ -144,7 +325,7 @@ final class KryoCodec {
         throw new KryoException("NDArray of " + n + " bytes in " + (input.limit() - input.position()));
       }
       byte[] b = input.readBytes(n);
-      try (var in = new JavaCodec.FilteredInput(new ByteArrayInputStream(b), JavaCodec.ONLY_ARRAYS, b.length, 8)) {
+      try (var in = new JavaCodec.FilteredInput(new ByteArrayInputStream(b), JavaCodec.ONLY_ARRAYS, b.length, 8, null)) {
         return (NDArray) in.readObject();
       } catch (IOException | ClassNotFoundException | ClassCastException e) {
         throw new KryoException("corrupt NDArray: " + e, e);

@@ -1,7 +1,6 @@
 package io.joblib4j.internal.persist;
 
 import io.joblib4j.CorruptFileException;
-import io.joblib4j.JoblibException;
 import io.joblib4j.LoadOptions;
 import io.joblib4j.MmapMode;
 import io.joblib4j.spi.Compressor;
@@ -19,8 +18,12 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.LinkOption;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -106,8 +109,25 @@ public final class Persistence {
     StandardOpenOption[] opts = mmap == MmapMode.READ_WRITE || mmap == MmapMode.COPY_ON_WRITE
         ? new StandardOpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE}
         : new StandardOpenOption[] {StandardOpenOption.READ};
-    try (FileChannel ch = FileChannel.open(file, opts)) {
-      return load(ch, file, options);
+    boolean checkMapped = mmap != null && options.verifyMappedData();
+    long checkStart = System.currentTimeMillis();
+    try {
+      // stat before and after the open: the version then is the one the channel reads
+      VerifiedFiles.Version before = checkMapped ? VerifiedFiles.version(file) : null;
+      try (FileChannel ch = FileChannel.open(file, opts)) {
+        return load(ch, file, options, before, checkStart);
+      }
+    } catch (NoSuchFileException e) {
+      throw new UncheckedIOException("cannot load " + file + ": the file does not exist"
+          + (file.isAbsolute() ? "" : " (relative to the working directory " + Path.of("").toAbsolutePath() + ")")
+          + "; check the path and that the file was written", e);
+    } catch (AccessDeniedException e) {
+      throw new UncheckedIOException("cannot load " + file + ": permission denied; check the permissions of the"
+          + " file and its folders", e);
+    } catch (FileSystemException e) {
+      // its message is the path again: say the reason instead
+      throw new UncheckedIOException("cannot load " + file + ": " + (e.getReason() != null ? e.getReason()
+          : e.getClass().getSimpleName()), e);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot load " + file + ": " + e.getMessage(), e);
     }
@@ -117,18 +137,38 @@ public final class Persistence {
    * Reads the value in {@code file}, already open as {@code ch} (for a private mapping, open for
    * writing too): for callers that opened the file themselves without following links (Memory's
    * local store), so that what is mapped is the file they checked. Mapped arrays remember {@code
-   * file} as their path; the channel may be closed once this returns.
+   * file} as their path; the channel may be closed once this returns. Mapped data is checked as
+   * {@link #load(Path, LoadOptions)} checks it, the file's version read without following links.
    */
   public static Object load(FileChannel ch, Path file, LoadOptions options) throws IOException {
+    boolean checkMapped = options.mmapMode().isPresent() && options.verifyMappedData();
+    long checkStart = System.currentTimeMillis();
+    VerifiedFiles.Version opened = checkMapped ? VerifiedFiles.version(file, LinkOption.NOFOLLOW_LINKS) : null;
+    return load(ch, file, options, opened, checkStart);
+  }
+
+  /**
+   * Loads from the open file. {@code version}, when not null, is the version of the file as the
+   * channel was opened: its mapped data is checked unless that version was checked before, and it
+   * is remembered as checked if the file did not change meanwhile.
+   */
+  private static Object load(FileChannel ch, Path file, LoadOptions options, VerifiedFiles.Version version,
+      long checkStart) throws IOException {
     String name = file.toString();
     MmapMode mmap = options.mmapMode().orElse(null);
+    boolean checkData = version != null && !(VerifiedFiles.verified(version)
+        && version.equals(VerifiedFiles.version(file, version.links())) && ch.size() == version.size());
     ByteBuffer peek = ByteBuffer.allocate(PEEK);
     while (peek.hasRemaining() && ch.read(peek, peek.position()) > 0) {
       // positional reads leave the channel at 0 for the stream path
     }
     byte[] head = Arrays.copyOf(peek.array(), peek.position());
     if (startsWith(head, Format.MAGIC)) {
-      return read(Source.of(ch), name, mmap, file, options);
+      Object value = read(Source.of(ch), name, mmap, checkData, file, options);
+      if (checkData && version.equals(VerifiedFiles.version(file, version.links()))) {
+        VerifiedFiles.remember(version, checkStart); // unchanged while it was checked
+      }
+      return value;
     }
     Compressor c = detect(head, name);
     if (mmap != null) {
@@ -165,7 +205,7 @@ public final class Persistence {
       byte[] head = p.readNBytes(PEEK);
       p.unread(head);
       if (startsWith(head, Format.MAGIC)) {
-        Object value = read(Source.of(p, options.maxDecompressedBytes()), name, null, null, options);
+        Object value = read(Source.of(p, options.maxDecompressedBytes()), name, null, false, null, options);
         if (whole) {
           requireNothingAfterTheEndRecord(p, name);
         }
@@ -179,22 +219,27 @@ public final class Persistence {
 
   private static Object readCompressed(Compressor c, InputStream raw, String name, LoadOptions options)
       throws IOException {
-    try (InputStream in = c.decompress(raw)) {
-      Object value = read(Source.of(in, options.maxDecompressedBytes()), name, null, null, options);
+    InputStream in;
+    try {
+      in = new CodecInput(c.decompress(raw));
+    } catch (FileIoException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      throw new CorruptFileException(name, "invalid " + c.name() + " data: " + e.getMessage(), e);
+    }
+    try (in) {
+      Object value = read(Source.of(in, options.maxDecompressedBytes()), name, null, false, null, options);
       // reading the stream to its end makes the codec check its trailer (gzip's CRC32, lz4's content
       // checksum, xz's index...) and what follows it: without this a file cut in its trailer loads
       requireNothingAfterTheEndRecord(in, name);
       return value;
-    } catch (FileIoException e) {
-      throw e;
-    } catch (EOFException e) {
-      throw new CorruptFileException(name, "truncated " + c.name() + " data: the file ends before the"
-          + " compressed stream does (" + e.getMessage() + ")", e);
-    } catch (IOException | RuntimeException e) {
-      if (e instanceof JoblibException || e instanceof UncheckedIOException) {
-        throw e;
+    } catch (CodecDataException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof EOFException) {
+        throw new CorruptFileException(name, "truncated " + c.name() + " data: the file ends before the"
+            + " compressed stream does (" + cause.getMessage() + ")", cause);
       }
-      throw new CorruptFileException(name, "invalid " + c.name() + " data: " + e.getMessage(), e);
+      throw new CorruptFileException(name, "invalid " + c.name() + " data: " + cause.getMessage(), cause);
     }
   }
 
@@ -220,30 +265,23 @@ public final class Persistence {
     });
   }
 
-  private static Object read(Source src, String name, MmapMode mmap, Path file, LoadOptions options)
-      throws IOException {
-    ContainerReader reader = new ContainerReader(src, name, mmap, file, options.maxDecompressedBytes());
+  private static Object read(Source src, String name, MmapMode mmap, boolean checkMappedData, Path file,
+      LoadOptions options) throws IOException {
+    HeapBudget heap = new HeapBudget(name, options.maxHeapBytes());
+    ContainerReader reader = new ContainerReader(src, name, mmap, checkMappedData, file, heap);
     try {
       reader.readHeader();
       AllowList allow = new AllowList(options, contextLoader(), name);
-      return new ValueDecoder(reader, allow, options.maxDepth()).readRoot();
+      return new ValueDecoder(reader, allow, heap, options.maxDepth()).readRoot();
     } catch (EOFException e) {
       throw new CorruptFileException(name, "truncated: the data ends in the middle of a record");
     } catch (Source.LimitException e) {
       throw new CorruptFileException(name, e.getMessage());
-    } catch (FileIoException e) {
-      throw e;
-    } catch (JoblibException | UncheckedIOException e) {
-      throw e;
-    } catch (IOException | RuntimeException e) {
-      // codecs report bad data with all sorts of exceptions (LZ4Exception, IllegalStateException...)
-      throw new CorruptFileException(name, "malformed data: " + e, e);
-    } catch (OutOfMemoryError e) {
-      throw new CorruptFileException(name, "the data declares more than fits in memory: " + e.getMessage());
-    } catch (StackOverflowError e) {
-      throw new CorruptFileException(name, "values nest too deeply for this thread's stack;"
-          + " lower LoadOptions.maxDepth or use a thread with a larger stack");
     }
+    // Nothing else is caught here: bad data is reported by the decoders as CorruptFileException
+    // where they find it, a codec's complaints arrive tagged as CodecDataException, and anything
+    // else (a RuntimeException, an OutOfMemoryError) is a bug or a real lack of memory and must be
+    // seen as such, not as a damaged file.
   }
 
   private static ClassLoader contextLoader() {
@@ -274,6 +312,55 @@ public final class Persistence {
     @Override
     public synchronized IOException getCause() {
       return (IOException) super.getCause();
+    }
+  }
+
+  /** Whatever a decompressor threw while it read: its data is bad (or cut), as opposed to our decoder failing. */
+  private static final class CodecDataException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    CodecDataException(Exception cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+
+  /** A decompressor's stream, its complaints tagged as {@link CodecDataException} (I/O errors of the file pass). */
+  private static final class CodecInput extends FilterInputStream {
+    CodecInput(InputStream codec) {
+      super(codec);
+    }
+
+    @Override
+    public int read() throws IOException {
+      try {
+        return in.read();
+      } catch (FileIoException e) {
+        throw e;
+      } catch (IOException | RuntimeException e) {
+        throw new CodecDataException(e);
+      }
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      try {
+        return in.read(b, off, len);
+      } catch (FileIoException e) {
+        throw e;
+      } catch (IOException | RuntimeException e) {
+        throw new CodecDataException(e);
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      try {
+        in.close();
+      } catch (FileIoException e) {
+        throw e;
+      } catch (IOException | RuntimeException e) {
+        throw new CodecDataException(e);
+      }
     }
   }
 

@@ -127,8 +127,10 @@ abstract class Source {
     private static final long serialVersionUID = 1L;
 
     LimitException(long budget) {
-      super("the data is larger than the limit of " + budget + " bytes (LoadOptions.maxDecompressedBytes);"
-          + " if you trust this file, raise the limit");
+      super("the data decompresses to more than the limit of " + budget + " bytes (LoadOptions.maxDecompressedBytes,"
+          + " by default half the maximum heap). If the file is what you expect, raise it with"
+          + " LoadOptions.builder().maxDecompressedBytes(...), or for Memory and every load in this JVM with -D"
+          + io.joblib4j.LoadOptions.MAX_DECOMPRESSED_BYTES_PROPERTY + "=<size>");
     }
   }
 }

@@ -51,19 +51,25 @@ import java.util.UUID;
  */
 final class ValueDecoder {
   private static final int PREALLOCATE_MAX = 1 << 12;
+  /** A String's own object and its array's header, before its bytes; BigInteger and java.time values alike. */
+  private static final int STRING = 40;
+  /** An NDArray and its storage's objects, before their shape and strides. */
+  private static final int NDARRAY = 96;
 
   private final ObjectIn in;
   private final ContainerReader reader;
   private final AllowList allow;
+  private final HeapBudget heap;
   private final int maxDepth;
   private final List<Class<?>> classes = new ArrayList<>();
   private final Map<Long, Object> arrays = new HashMap<>();
   private KryoCodec kryo;
 
-  ValueDecoder(ContainerReader reader, AllowList allow, int maxDepth) {
+  ValueDecoder(ContainerReader reader, AllowList allow, HeapBudget heap, int maxDepth) {
     this.reader = reader;
     this.in = new ObjectIn(reader);
     this.allow = allow;
+    this.heap = heap;
     this.maxDepth = maxDepth;
   }
 
@@ -89,17 +95,22 @@ final class ValueDecoder {
       case Tags.NULL: return null;
       case Tags.FALSE: return Boolean.FALSE;
       case Tags.TRUE: return Boolean.TRUE;
-      case Tags.BYTE: return (byte) in.readByte();
-      case Tags.SHORT: return (short) in.readShort();
-      case Tags.CHAR: return (char) in.readShort();
-      case Tags.INT: return in.readInt();
-      case Tags.LONG: return in.readLong();
-      case Tags.FLOAT: return Float.intBitsToFloat(in.readInt());
-      case Tags.DOUBLE: return Double.longBitsToDouble(in.readLong());
-      case Tags.STRING: return in.readString();
+      case Tags.BYTE: heap.charge(HeapBudget.OBJECT); return (byte) in.readByte();
+      case Tags.SHORT: heap.charge(HeapBudget.OBJECT); return (short) in.readShort();
+      case Tags.CHAR: heap.charge(HeapBudget.OBJECT); return (char) in.readShort();
+      case Tags.INT: heap.charge(HeapBudget.OBJECT); return in.readInt();
+      case Tags.LONG: heap.charge(2 * HeapBudget.OBJECT); return in.readLong();
+      case Tags.FLOAT: heap.charge(HeapBudget.OBJECT); return Float.intBitsToFloat(in.readInt());
+      case Tags.DOUBLE: heap.charge(2 * HeapBudget.OBJECT); return Double.longBitsToDouble(in.readLong());
+      case Tags.STRING: {
+        String v = in.readString();
+        heap.charge(STRING + v.length());
+        return v;
+      }
       case Tags.BIG_INTEGER: return bigInteger();
       case Tags.BIG_DECIMAL: {
         int scale = in.readInt();
+        heap.charge(STRING);
         return new BigDecimal(bigInteger(), scale);
       }
       case Tags.ARRAY_INLINE: return inlineArray();
@@ -117,10 +128,11 @@ final class ValueDecoder {
         if (v == null) {
           throw corrupt("an Optional holds null");
         }
+        heap.charge(HeapBudget.OBJECT);
         return Optional.of(v);
       }
-      case Tags.UUID: return new UUID(in.readLong(), in.readLong());
-      case Tags.TIME: return time();
+      case Tags.UUID: heap.charge(2 * HeapBudget.OBJECT); return new UUID(in.readLong(), in.readLong());
+      case Tags.TIME: heap.charge(STRING); return time();
       case Tags.JAVA: return java();
       case Tags.KRYO: return kryo();
       default: throw corrupt("unknown value tag " + tag + " in the object stream");
@@ -132,6 +144,7 @@ final class ValueDecoder {
     if (n == 0) {
       throw corrupt("a BigInteger with no bytes");
     }
+    heap.charge(STRING + n);
     return new BigInteger(in.readBytes(n));
   }
 
@@ -165,6 +178,7 @@ final class ValueDecoder {
       throw corrupt("an inline array of " + n + " elements is over the limit of " + Format.MAX_INLINE_ARRAY + " bytes");
     }
     byte[] b = in.readBytes(n * size);
+    heap.charge(HeapBudget.ARRAY + (long) n * size);
     Object a = PrimitiveArrays.newArray(type, n);
     if (!PrimitiveArrays.fromBytes(ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN), a, 0, n)) {
       throw corrupt("a boolean array holds a value other than 0 or 1");
@@ -203,6 +217,7 @@ final class ValueDecoder {
     if (!(s instanceof ByteStorage)) {
       throw corrupt("array #" + id + " is not NDArray data");
     }
+    heap.charge(NDARRAY + 16L * ndim);
     try {
       NDArray a = ArrayAccess.get().create((ByteStorage) s, dtype, shape);
       arrays.put(id, a);
@@ -218,8 +233,10 @@ final class ValueDecoder {
     int n = in.readLength("an array");
     List<Object> items = new ArrayList<>(Math.min(n, PREALLOCATE_MAX));
     for (int i = 0; i < n; i++) {
+      heap.charge(2 * HeapBudget.REF); // its slot in the array, and in the list gathering it
       items.add(read(depth + 1));
     }
+    heap.charge(HeapBudget.ARRAY);
     try {
       Object a = Array.newInstance(component, n);
       for (int i = 0; i < n; i++) {
@@ -235,7 +252,10 @@ final class ValueDecoder {
     int kind = in.readByte();
     int n = in.readLength("a list");
     List<Object> items = kind == Tags.C_LINKED ? new LinkedList<>() : new ArrayList<>(Math.min(n, PREALLOCATE_MAX));
+    heap.charge(2 * HeapBudget.OBJECT);
+    int slot = kind == Tags.C_LINKED ? 24 : HeapBudget.REF + HeapBudget.REF / 2; // a node, or a slot with growth room
     for (int i = 0; i < n; i++) {
+      heap.charge(slot);
       items.add(read(depth + 1));
     }
     switch (kind) {
@@ -256,7 +276,9 @@ final class ValueDecoder {
       case Tags.C_SORTED: items = new TreeSet<>(); break;
       default: throw corrupt("unknown set kind " + kind);
     }
+    heap.charge(HeapBudget.OBJECT + HeapBudget.HASH_MAP);
     for (int i = 0; i < n; i++) {
+      heap.charge(HeapBudget.MAP_ENTRY);
       Object item = read(depth + 1);
       if (!add(items, item)) {
         throw corrupt("a set holds the same element twice");
@@ -283,7 +305,9 @@ final class ValueDecoder {
       case Tags.C_SORTED: m = new TreeMap<>(); break;
       default: throw corrupt("unknown map kind " + kind);
     }
+    heap.charge(HeapBudget.HASH_MAP);
     for (int i = 0; i < n; i++) {
+      heap.charge(HeapBudget.MAP_ENTRY);
       Object k = read(depth + 1);
       Object v = read(depth + 1);
       try {
@@ -324,6 +348,7 @@ final class ValueDecoder {
       throw new JoblibException(reader.name() + ": record " + c.getName() + " was written with " + n
           + " components but now has " + comps.length + " (did its definition change?)");
     }
+    heap.charge(HeapBudget.OBJECT + 8L * n);
     Object[] values = new Object[n];
     Class<?>[] types = new Class<?>[n];
     for (int i = 0; i < n; i++) {
@@ -369,16 +394,20 @@ final class ValueDecoder {
   private Object java() throws IOException {
     int n = in.readLength("a Java-serialized object");
     byte[] b = in.readBytes(n);
-    try (ObjectInputStream ois = new JavaCodec.FilteredInput(new ByteArrayInputStream(b), allow, n, maxDepth)) {
+    try (ObjectInputStream ois = new JavaCodec.FilteredInput(new ByteArrayInputStream(b), allow, n, maxDepth, heap)) {
       return ois.readObject();
     } catch (UnsafeClassException e) {
       throw e;
     } catch (InvalidClassException e) {
+      if (e.getCause() instanceof JoblibException) {
+        throw (JoblibException) e.getCause(); // the filter's heap budget ran out
+      }
       throw corrupt("Java-serialized object refused: " + e.getMessage());
     } catch (ClassNotFoundException e) {
       throw new JoblibException(reader.name() + ": class " + e.getMessage()
           + " is not on the class path (is the jar that defines it missing?)", e);
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | InternalError e) {
+      // InternalError: the JDK's immutable collections throw it for a malformed serial form
       throw corrupt("malformed Java-serialized object: " + e);
     }
   }
@@ -387,12 +416,12 @@ final class ValueDecoder {
     int n = in.readLength("a Kryo object");
     byte[] b = in.readBytes(n);
     if (kryo == null) {
-      kryo = KryoCodec.forReading(allow, maxDepth);
+      kryo = KryoCodec.forReading(allow, maxDepth, heap);
     }
     try {
       return kryo.read(b);
-    } catch (UnsafeClassException e) {
-      throw e;
+    } catch (JoblibException e) {
+      throw e; // a refused class, or the heap budget
     } catch (RuntimeException e) {
       throw corrupt("malformed Kryo object: " + e.getMessage());
     }

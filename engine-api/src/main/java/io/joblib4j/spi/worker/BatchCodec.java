@@ -10,6 +10,7 @@ import io.joblib4j.spi.BatchOutcome;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.StreamCorruptedException;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
@@ -110,10 +111,16 @@ public final class BatchCodec implements AutoCloseable {
    * or that they could not be deserialized here.
    */
   public void completed(byte[] results, Batch batch, String worker, BatchListener listener) {
+    // InternalError too: the JDK's immutable collections throw it for a malformed serial form
+    // ("length is odd", found by fuzzing)
     Object[] values;
-    try (WireInput in = new WireInput(results, format, loader)) {
+    try (WireInput in = WireInput.fromWorker(results, format, loader)) {
       values = (Object[]) in.readObject();
-    } catch (Exception | LinkageError | StackOverflowError e) {
+      if (values == null || values.length != batch.size()) { // found by fuzzing: null escaped as an NPE
+        throw new StreamCorruptedException((values == null ? "no" : values.length) + " results for "
+            + batch.size() + " tasks");
+      }
+    } catch (Exception | LinkageError | StackOverflowError | InternalError e) {
       listener.failed(new TaskSerializationException("the results of " + batch.description() + " sent by worker "
           + worker + " could not be deserialized here: " + e, Diagnosis.className(e), "", e));
       return;
@@ -162,23 +169,23 @@ public final class BatchCodec implements AutoCloseable {
     Throwable original = null;
     String why = null;
     if (report.exception().length > 0) {
-      try (WireInput in = new WireInput(report.exception(), format, loader)) {
+      try (WireInput in = WireInput.fromWorker(report.exception(), format, loader)) {
         original = (Throwable) in.readObject();
-      } catch (Exception | LinkageError | StackOverflowError e) {
+      } catch (Exception | LinkageError | StackOverflowError | InternalError e) {
         why = e.toString();
       }
     }
     if (original != null || report.standIn().length == 0) {
       return original;
     }
-    try (WireInput in = new WireInput(report.standIn(), format, loader)) {
+    try (WireInput in = WireInput.fromWorker(report.standIn(), format, loader)) {
       Throwable standIn = (Throwable) in.readObject();
       if (why != null) {
         standIn.addSuppressed(new WorkerNote("joblib4j: the original exception could not be deserialized here: "
             + why));
       }
       return standIn;
-    } catch (Exception | LinkageError | StackOverflowError e) {
+    } catch (Exception | LinkageError | StackOverflowError | InternalError e) {
       return null;
     }
   }

@@ -6,6 +6,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.StreamCorruptedException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The framed protocol between a parent (the JVM that runs {@code Parallel}) and a worker in
@@ -50,6 +51,8 @@ final class Frames {
   static final int MAX_HELLO = 64 << 10;
 
   static final byte[] EMPTY = new byte[0];
+  /** Byte counts up to this are allocated at once; larger ones as their bytes arrive. */
+  private static final int FIRST_PIECE = 1 << 20;
 
   private Frames() {}
 
@@ -77,8 +80,25 @@ final class Frames {
     if (n < 0 || n > max) {
       throw new StreamCorruptedException("bad byte count " + n);
     }
-    byte[] b = new byte[n];
-    in.readFully(b);
+    if (n <= FIRST_PIECE) {
+      byte[] b = new byte[n];
+      in.readFully(b);
+      return b;
+    }
+    // a large count is believed only as far as bytes arrive: the buffer doubles as it fills, so a
+    // peer that lies (before the HELLO's token is checked, anyone may) costs what it really sent
+    byte[] b = new byte[FIRST_PIECE];
+    int got = 0;
+    while (got < n) {
+      if (got == b.length) {
+        b = Arrays.copyOf(b, (int) Math.min(n, 2L * b.length));
+      }
+      int k = in.read(b, got, b.length - got);
+      if (k < 0) {
+        throw new EOFException("the peer sent " + got + " of the " + n + " bytes it announced");
+      }
+      got += k;
+    }
     return b;
   }
 

@@ -3,6 +3,7 @@ package io.joblib4j.spi.worker;
 import io.joblib4j.Delayed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectStreamClass;
 
@@ -23,6 +24,22 @@ final class WireInput extends ObjectInputStream {
     this.format = format;
     this.loader = loader;
     enableResolveObject(true);
+  }
+
+  /**
+   * For what a worker sent the parent (results, exceptions): no array, nor an immutable
+   * collection's (which asks the filter too), may have more elements than the stream has bytes, so
+   * that a lying length is refused instead of allocated (found by fuzzing). Not for batches read by
+   * a worker: their shared arguments resolve into arrays far larger than the stream, and the JDK
+   * asks the filter about those too.
+   */
+  static WireInput fromWorker(byte[] bytes, WireFormat format, ClassLoader loader) throws IOException {
+    WireInput in = new WireInput(bytes, format, loader);
+    ObjectInputFilter byteBound = info -> info.arrayLength() > bytes.length
+        ? ObjectInputFilter.Status.REJECTED : ObjectInputFilter.Status.UNDECIDED;
+    ObjectInputFilter jvmWide = in.getObjectInputFilter();
+    in.setObjectInputFilter(jvmWide == null ? byteBound : ObjectInputFilter.merge(byteBound, jvmWide));
+    return in;
   }
 
   /** How many tasks were read completely; the task at this index is the one being read. */

@@ -24,7 +24,7 @@ final class Checksums {
       long len = buf.getLong(pos + 8);
       buf.putInt(pos + 28, crc(b, pos, 28));
       long payloadAt = (long) pos + Format.RECORD_HEADER + pad;
-      if (pad < 0 || len < 0 || payloadAt + len + Format.TRAILER > b.length) {
+      if (pad < 0 || len < 0 || len > b.length || payloadAt + len + Format.TRAILER > b.length) {
         return b;
       }
       int trailer = (int) (payloadAt + len);
