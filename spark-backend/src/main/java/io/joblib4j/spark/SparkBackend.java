@@ -35,14 +35,12 @@ import org.apiguardian.api.API;
  * sessions are refused: they have no SparkContext to run tasks on.
  *
  * <p>Executors connect back to the driver for their batches, at {@code spark.driver.host} on a
- * free port unless {@code spark.joblib.driver.host} / {@code spark.joblib.driver.port} say
- * otherwise. Closing this backend stops that listener and cancels running calls; Spark keeps
- * running.
+ * free port unless {@code spark.joblib4j.driver.host} / {@code spark.joblib4j.driver.port} say
+ * otherwise; when they cannot, batches run as Spark jobs ({@code spark.joblib4j.channel}). Closing
+ * this backend cancels running calls; Spark keeps running.
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public final class SparkBackend implements Backend {
-  private static final BackendTraits TRAITS = new BackendTraits(false, false, true, true, -1);
-
   private final SparkEngine engine;
 
   /**
@@ -73,8 +71,9 @@ public final class SparkBackend implements Backend {
   }
 
   /**
-   * A backend on {@code context} with options ({@code driver.host}, {@code driver.bindAddress},
-   * {@code driver.port}, {@code maxResultSize}) over the {@code spark.joblib.*} settings.
+   * A backend on {@code context} with options ({@code channel}, {@code driver.host}, {@code
+   * driver.port}, ... {@code maxResultSize}: the names of the {@code spark.joblib4j.*} settings
+   * without the prefix) over those settings.
    *
    * @param context a running context
    * @param options backend options, by name
@@ -108,7 +107,7 @@ public final class SparkBackend implements Backend {
 
   @Override
   public BackendTraits traits() {
-    return TRAITS;
+    return engine.traits();
   }
 
   @Override

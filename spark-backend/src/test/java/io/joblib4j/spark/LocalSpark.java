@@ -6,12 +6,12 @@ import org.apache.spark.sql.SparkSession;
  * The one SparkSession the local[2] tests of this JVM share: starting Spark costs seconds, so
  * every test class reuses it, and Spark's shutdown hook stops it when the fork exits.
  */
-final class LocalSpark {
+public final class LocalSpark {
   private static SparkSession session;
 
   private LocalSpark() {}
 
-  static synchronized SparkSession session() {
+  public static synchronized SparkSession session() {
     if (session == null) {
       session = SparkSession.builder()
           .master("local[2]")
@@ -25,7 +25,7 @@ final class LocalSpark {
   }
 
   /** A backend on the shared session; close it, Spark keeps running. */
-  static SparkBackend backend() {
+  public static SparkBackend backend() {
     return new SparkBackend(session());
   }
 }

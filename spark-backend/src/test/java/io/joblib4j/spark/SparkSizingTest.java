@@ -54,7 +54,7 @@ class SparkSizingTest extends OnLocalSpark {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("driver.port").hasMessageContaining("maxResultSize");
     assertThatThrownBy(() -> new SparkBackend(LocalSpark.session().sparkContext(), Map.of("driver.port", "x")))
-        .hasMessageContaining("spark.joblib.driver.port");
+        .hasMessageContaining("spark.joblib4j.driver.port");
   }
 
   @Test

@@ -71,8 +71,13 @@ final class Frames {
   }
 
   static byte[] readBytes(DataInputStream in) throws IOException {
+    return readBytes(in, MAX_FRAME);
+  }
+
+  /** A {@code bytes} field, refusing a count over {@code max} before allocating anything. */
+  static byte[] readBytes(DataInputStream in, int max) throws IOException {
     int n = in.readInt();
-    if (n < 0 || n > MAX_FRAME) {
+    if (n < 0 || n > max) {
       throw new StreamCorruptedException("bad byte count " + n);
     }
     if (n <= FIRST_PIECE) {
@@ -97,13 +102,17 @@ final class Frames {
     return b;
   }
 
+  static String readString(DataInputStream in, int max) throws IOException {
+    return new String(readBytes(in, max), StandardCharsets.UTF_8);
+  }
+
   static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
     out.writeInt(b.length);
     out.write(b);
   }
 
   static String readString(DataInputStream in) throws IOException {
-    return new String(readBytes(in), StandardCharsets.UTF_8);
+    return readString(in, MAX_FRAME);
   }
 
   static byte[] utf8(String s) {

@@ -2,10 +2,14 @@ package io.joblib4j.spi.worker;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.StreamCorruptedException;
 import java.net.Socket;
 import java.time.Duration;
@@ -25,15 +29,15 @@ import org.apiguardian.api.API;
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class WorkerLink implements Closeable {
-  private final Socket socket;
+  private final Closeable connection;
   private final DataInputStream in;
   private final DataOutputStream out;
   private final Hello hello;
   private final Set<InitKey> initialized = new HashSet<>();
   private final Map<Long, InitKey> initializing = new HashMap<>();
 
-  private WorkerLink(Socket socket, DataInputStream in, DataOutputStream out, Hello hello) {
-    this.socket = socket;
+  private WorkerLink(Closeable connection, DataInputStream in, DataOutputStream out, Hello hello) {
+    this.connection = connection;
     this.in = in;
     this.out = out;
     this.hello = hello;
@@ -55,26 +59,62 @@ public final class WorkerLink implements Closeable {
       socket.setTcpNoDelay(true); // frames are small and a reply waits for each: no Nagle delays
       socket.setKeepAlive(true);
       socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, handshakeTimeout.toMillis())));
-      DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
-      if (Frames.readType(in, Frames.MAX_HELLO) != Frames.HELLO) {
-        throw new StreamCorruptedException("the peer did not say HELLO");
-      }
-      int version = in.readInt();
-      byte[] token = Frames.readBytes(in);
-      String scope = Frames.readString(in);
-      Hello hello;
-      if (version != Hello.VERSION) {
-        hello = new Hello(version, token, scope, "a worker of protocol version " + version, 0, -1);
-      } else {
-        hello = new Hello(version, token, scope, Frames.readString(in), in.readLong(), in.readLong());
-      }
+      WorkerLink link = accept(socket.getInputStream(), socket.getOutputStream(), socket);
       socket.setSoTimeout(0);
-      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
-      return new WorkerLink(socket, in, out, hello);
+      return link;
     } catch (IOException | RuntimeException e) {
       closeQuietly(socket);
       throw e;
     }
+  }
+
+  /**
+   * Reads the HELLO from {@code input}, for a connection that is not a plain socket (an encrypted
+   * channel, or a worker's frames carried back inside a Spark job); the caller bounds how long
+   * the read may take. Then as {@link #accept(Socket, Duration)}.
+   *
+   * @param input what the worker sends
+   * @param output what goes to the worker
+   * @param connection closed by {@link #close}
+   * @return the link, whose {@link #hello} the caller checks before anything else
+   * @throws IOException if the peer said something else, too much, or nothing; {@code connection}
+   *     is closed
+   */
+  public static WorkerLink accept(InputStream input, OutputStream output, Closeable connection) throws IOException {
+    try {
+      DataInputStream in = new DataInputStream(new BufferedInputStream(input, 1 << 16));
+      Hello hello = readHello(in);
+      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(output, 1 << 16));
+      return new WorkerLink(connection, in, out, hello);
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(connection);
+      throw e;
+    }
+  }
+
+  /**
+   * The HELLO, read whole into a buffer of at most {@code Frames.MAX_HELLO} bytes first: before a
+   * peer has proven itself, no count it declares may make the parent allocate or wait for more.
+   */
+  private static Hello readHello(DataInputStream in) throws IOException {
+    int length = in.readInt();
+    if (length < 1 || length > Frames.MAX_HELLO) {
+      throw new StreamCorruptedException("bad frame length " + length);
+    }
+    byte[] frame = new byte[length];
+    in.readFully(frame);
+    DataInputStream body = new DataInputStream(new ByteArrayInputStream(frame));
+    if (body.readByte() != Frames.HELLO) {
+      throw new StreamCorruptedException("the peer did not say HELLO");
+    }
+    int version = body.readInt();
+    byte[] token = Frames.readBytes(body, body.available());
+    String scope = Frames.readString(body, body.available());
+    if (version != Hello.VERSION) {
+      return new Hello(version, token, scope, "a worker of protocol version " + version, 0, -1);
+    }
+    return new Hello(version, token, scope, Frames.readString(body, body.available()), body.readLong(),
+        body.readLong());
   }
 
   /**
@@ -115,12 +155,38 @@ public final class WorkerLink implements Closeable {
       }
     }
     synchronized (out) {
-      Frames.writeHeader(out, 8 + Frames.sizeOfBytes(init.length) + Frames.sizeOfBytes(batch.length), Frames.BATCH);
-      out.writeLong(job);
-      Frames.writeBytes(out, init);
-      Frames.writeBytes(out, batch);
+      writeBatch(out, job, init, batch);
       out.flush();
     }
+  }
+
+  /**
+   * What {@link #sendBatch} and then {@link #sendExit} would send, as bytes, for a transport that
+   * carries a worker's input in one piece rather than over a live connection (the spark backend's
+   * fallback ships it inside a Spark task, to a {@link WorkerLoop} serving it from memory).
+   *
+   * @param job an id the worker's reports about this batch carry
+   * @param initializer the call's serialized initializer, or null
+   * @param batch the serialized batch ({@link BatchCodec#encodeBatch})
+   * @return the BATCH frame followed by the EXIT frame
+   */
+  public static byte[] batchThenExit(long job, byte[] initializer, byte[] batch) {
+    byte[] init = initializer == null ? Frames.EMPTY : initializer;
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(batch.length + init.length + 32);
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      writeBatch(out, job, init, batch);
+      Frames.writeHeader(out, 0, Frames.EXIT);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e); // a ByteArrayOutputStream does not fail
+    }
+    return bytes.toByteArray();
+  }
+
+  private static void writeBatch(DataOutputStream out, long job, byte[] init, byte[] batch) throws IOException {
+    Frames.writeHeader(out, 8 + Frames.sizeOfBytes(init.length) + Frames.sizeOfBytes(batch.length), Frames.BATCH);
+    out.writeLong(job);
+    Frames.writeBytes(out, init);
+    Frames.writeBytes(out, batch);
   }
 
   /**
@@ -220,12 +286,12 @@ public final class WorkerLink implements Closeable {
   /** Drops the connection at once: the worker's next read fails. Idempotent. */
   @Override
   public void close() {
-    closeQuietly(socket);
+    closeQuietly(connection);
   }
 
-  private static void closeQuietly(Socket s) {
+  private static void closeQuietly(Closeable c) {
     try {
-      s.close();
+      c.close();
     } catch (IOException e) {
       // closing is all we wanted
     }

@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.StreamCorruptedException;
 import java.net.Socket;
@@ -99,8 +100,23 @@ public final class WorkerLoop {
   public void serve(Socket socket, byte[] token, String scope) throws IOException {
     this.socket = socket;
     socket.setTcpNoDelay(true); // frames are small and a reply waits for each: no Nagle delays
-    DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 1 << 16));
-    out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 1 << 16));
+    serve(socket.getInputStream(), socket.getOutputStream(), token, scope);
+  }
+
+  /**
+   * As {@link #serve(Socket, byte[], String)} over a connection that is not a plain socket: an
+   * encrypted channel, or a parent's frames carried in memory ({@link WorkerLink#batchThenExit})
+   * with the worker's frames collected in memory.
+   *
+   * @param input what the parent sends
+   * @param output where the worker's frames go
+   * @param token the secret that proves the parent started this worker
+   * @param scope what the worker serves, e.g. its call id; may be ""
+   * @throws IOException when the connection breaks
+   */
+  public void serve(InputStream input, OutputStream output, byte[] token, String scope) throws IOException {
+    DataInputStream in = new DataInputStream(new BufferedInputStream(input, 1 << 16));
+    out = new DataOutputStream(new BufferedOutputStream(output, 1 << 16));
     progress = new ProgressReporter(out);
     try {
       hello(token, scope);
@@ -146,7 +162,7 @@ public final class WorkerLoop {
   public void exiting(String note) {
     DataOutputStream o = out;
     Socket s = socket;
-    if (exitRequested || o == null || s == null || s.isClosed()) {
+    if (exitRequested || o == null || s != null && s.isClosed()) {
       return;
     }
     byte[] text = Frames.utf8(note);
@@ -210,18 +226,24 @@ public final class WorkerLoop {
       return;
     }
     Object[] values = outcome.results();
-    byte[] bytes;
-    try {
-      bytes = serialize(new CompactValues(values), results);
+    // never more than the limit in memory: past it the rest is only counted, for the message
+    long limit = maxResultBytes > 0 ? Math.min(maxResultBytes, MAX_RESULT_BYTES) : MAX_RESULT_BYTES;
+    CappedBytes serialized = new CappedBytes(limit);
+    try (WireOutput w = new WireOutput(serialized, format, null, null, results)) {
+      w.writeObject(new CompactValues(values));
     } catch (Exception | StackOverflowError e) {
       resultUnwritable(job, values, e);
       return;
     }
-    if (maxResultBytes > 0 && bytes.length > maxResultBytes) {
-      sendFailed(job, FailureKind.RESULT_TOO_LARGE, -1, "the results of one batch are " + bytes.length
-          + " bytes serialized, more than the " + maxResultBytes + " bytes allowed" + tooLargeAdvice, null, "", null);
+    if (serialized.overflowed()) {
+      String allowed = limit == maxResultBytes ? " bytes allowed" + tooLargeAdvice
+          : " bytes one frame of the connection carries. Return smaller results (write large ones to storage and"
+              + " return their path), or split the work into more tasks";
+      sendFailed(job, FailureKind.RESULT_TOO_LARGE, -1, "the results of one batch are " + serialized.total()
+          + " bytes serialized, more than the " + limit + allowed, null, "", null);
       return;
     }
+    byte[] bytes = serialized.toByteArray();
     synchronized (out) {
       progress.end();
       Frames.writeHeader(out, 8 + Frames.sizeOfBytes(bytes.length), Frames.OUTCOME);
@@ -279,6 +301,43 @@ public final class WorkerLoop {
       Frames.writeBytes(out, error);
       Frames.writeBytes(out, standIn);
       out.flush();
+    }
+  }
+
+  /** The most serialized result bytes one OUTCOME frame carries, with room for the frame's own fields. */
+  static final long MAX_RESULT_BYTES = Frames.MAX_FRAME - 64;
+
+  /** Keeps at most {@code limit} bytes; past it, only counts what is written. */
+  private static final class CappedBytes extends ByteArrayOutputStream {
+    private final long limit;
+    private long total;
+
+    CappedBytes(long limit) {
+      super(256);
+      this.limit = limit;
+    }
+
+    @Override
+    public synchronized void write(int b) {
+      if (++total <= limit) {
+        super.write(b);
+      }
+    }
+
+    @Override
+    public synchronized void write(byte[] b, int off, int len) {
+      total += len;
+      if (total <= limit) {
+        super.write(b, off, len);
+      }
+    }
+
+    boolean overflowed() {
+      return total > limit;
+    }
+
+    long total() {
+      return total;
     }
   }
 

@@ -13,7 +13,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 final class JobProperties {
   private static final String[] KEYS = {
       "spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel",
-      "callSite.short", "callSite.long"};
+      "callSite.short", "callSite.long", JobPathCall.BATCH_PROPERTY};
 
   private final JavaSparkContext jsc;
   private final Map<String, String> previous = new LinkedHashMap<>();
@@ -33,6 +33,13 @@ final class JobProperties {
     JobProperties saved = new JobProperties(jsc);
     jsc.setJobGroup(group, description, true);
     jsc.setCallSite(description);
+    return saved;
+  }
+
+  /** As {@link #set(JavaSparkContext, String, String)}, with one more property, {@code key}, for the job. */
+  static JobProperties set(JavaSparkContext jsc, String group, String description, String key, String value) {
+    JobProperties saved = set(jsc, group, description);
+    jsc.setLocalProperty(key, value);
     return saved;
   }
 

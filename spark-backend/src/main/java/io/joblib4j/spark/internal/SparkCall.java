@@ -8,8 +8,8 @@ import io.joblib4j.spi.CallSpec;
 import io.joblib4j.spi.worker.BatchCodec;
 import io.joblib4j.spi.worker.FailureReport;
 import io.joblib4j.spi.worker.WorkerLink;
+import io.joblib4j.spi.Warnings;
 import java.io.IOException;
-import java.security.SecureRandom;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,14 +17,16 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongFunction;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.apache.spark.api.java.JavaFutureAction;
+import org.apache.spark.FutureAction;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import scala.runtime.BoxedUnit;
 
 /**
  * One {@code Parallel} call on Spark: a single Spark job whose {@code nJobs} tasks are workers that
@@ -43,10 +45,15 @@ import org.slf4j.LoggerFactory;
  * connection drops and the batch it held goes back to the front of the queue; Spark re-runs the
  * lost worker task elsewhere. A batch's outcome is accepted once, so nothing is lost or delivered
  * twice. What the driver itself raises is built in {@link DriverFailures}.
+ *
+ * <p>Reaching the driver: each worker task returns how it ended ({@link WorkerExit}). When one
+ * could not reach the driver and no worker of the call has, the call either moves to the job
+ * path ({@code channel=auto}: its queued batches go to a {@link JobPathCall}, and the channel
+ * remembers, so later calls start there) or fails naming the settings ({@code channel=driver}) —
+ * within the connect timeout, never a hang.
  */
 final class SparkCall implements BackendCall {
   private static final Logger LOG = LoggerFactory.getLogger(SparkCall.class);
-  private static final SecureRandom RANDOM = new SecureRandom();
 
   private final JavaSparkContext jsc;
   private final CallSpec spec;
@@ -54,56 +61,53 @@ final class SparkCall implements BackendCall {
   private final BatchCodec codec;
   private final byte[] initializer;
   private final ClassLoader loader;
-  private final byte[] token = new byte[32];
+  private final byte[] token = ChannelCrypto.random(ChannelCrypto.TOKEN_BYTES);
+  /** The key of a sealed channel, else null. */
+  private final byte[] key;
   private final String jobGroup;
   private final Runnable onClose;
+  /** Makes the job path this call moves to when executors cannot reach the driver; null: it may not. */
+  private final LongFunction<JobPathCall> fallback;
+  /** Where the worker job's results are handled, in order. */
+  private final Executor events;
 
-  private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+  private final ArrayDeque<PendingBatch> queue = new ArrayDeque<>();
   private final ArrayDeque<WorkerLink> idle = new ArrayDeque<>();
-  private final Map<WorkerLink, Pending> leased = new IdentityHashMap<>();
-  private final Map<Long, Pending> bySeq = new HashMap<>();
+  private final Map<WorkerLink, PendingBatch> leased = new IdentityHashMap<>();
+  private final Map<Long, PendingBatch> bySeq = new HashMap<>();
   private final List<WorkerLink> connections = new ArrayList<>();
   private long nextSeq;
   private int workersSeen;
   private boolean cancelled;
   private boolean closed;
-  private String refusal;
+  private boolean warnedUnreachable;
   /** Why the call cannot run any more, once its worker job ended or its workers were refused. */
   private Throwable ended;
-  private JavaFutureAction<Void> job;
-
-  /** A batch waiting for, or held by, a worker. */
-  private static final class Pending {
-    final long seq;
-    final Batch batch;
-    final BatchListener listener;
-    final byte[] payload;
-    int attempts;
-
-    Pending(long seq, Batch batch, BatchListener listener, byte[] payload) {
-      this.seq = seq;
-      this.batch = batch;
-      this.listener = listener;
-      this.payload = payload;
-    }
-  }
+  private volatile FutureAction<BoxedUnit> job;
+  /** The job path the call moved to, once it did; then it serves everything. */
+  private JobPathCall jobPath;
 
   /**
    * @param codec the call's codec, whose sharer makes broadcasts
    * @param initializer the serialized initializer, or null
+   * @param sealed whether the call's connections are encrypted
+   * @param fallback makes the job path (given the next batch number) for executors that cannot reach
+   *     the driver, or null to fail the call instead
    */
   SparkCall(JavaSparkContext jsc, CallSpec spec, DriverChannel channel, BatchCodec codec, byte[] initializer,
-      Runnable onClose) {
+      boolean sealed, LongFunction<JobPathCall> fallback, Runnable onClose) {
     this.jsc = jsc;
     this.onClose = onClose;
     this.spec = spec;
     this.channel = channel;
     this.codec = codec;
     this.initializer = initializer;
+    this.key = sealed ? ChannelCrypto.random(ChannelCrypto.KEY_BYTES) : null;
+    this.fallback = fallback;
     ClassLoader tccl = Thread.currentThread().getContextClassLoader();
     this.loader = tccl != null ? tccl : SparkCall.class.getClassLoader();
-    RANDOM.nextBytes(token);
     this.jobGroup = spec.callId();
+    this.events = PartitionJobs.serialEvents("joblib4j-spark-job-" + spec.callId());
   }
 
   String callId() {
@@ -114,19 +118,26 @@ final class SparkCall implements BackendCall {
     return token;
   }
 
+  boolean sealed() {
+    return key != null;
+  }
+
+  /** The key of a sealed channel (null if plain). */
+  byte[] key() {
+    return key;
+  }
+
   /** Launches the worker tasks: one Spark job with a partition per worker. */
   void start(ExecutorWorker worker, String description) {
     channel.register(this);
     JobProperties saved = JobProperties.set(jsc, jobGroup, description);
     try {
       List<Integer> slots = IntStream.range(0, spec.nJobs()).boxed().collect(Collectors.toList());
-      job = jsc.parallelize(slots, spec.nJobs()).foreachPartitionAsync(worker);
+      job = PartitionJobs.submit(jsc.parallelize(slots, spec.nJobs()), worker, events,
+          (slot, exit) -> workerEnded(WorkerExit.decode(exit)), this::workerJobEnded);
     } finally {
       saved.restore();
     }
-    Thread watcher = new Thread(this::watchJob, "joblib4j-spark-job-" + spec.callId());
-    watcher.setDaemon(true);
-    watcher.start();
   }
 
   // ---- from the core -----------------------------------------------------------------------
@@ -141,15 +152,20 @@ final class SparkCall implements BackendCall {
       return;
     }
     WorkerLink free;
-    Pending p;
+    PendingBatch p;
     Throwable late;
+    JobPathCall moved;
     synchronized (this) {
+      moved = jobPath;
       late = closed ? null : ended;
-      if (cancelled || closed) {
+      if (moved != null) {
+        p = new PendingBatch(nextSeq++, batch, listener, payload);
+        free = null;
+      } else if (cancelled || closed) {
         p = null;
         free = null;
       } else {
-        p = new Pending(nextSeq++, batch, listener, payload);
+        p = new PendingBatch(nextSeq++, batch, listener, payload);
         bySeq.put(p.seq, p);
         free = idle.poll();
         if (free == null) {
@@ -159,7 +175,9 @@ final class SparkCall implements BackendCall {
         }
       }
     }
-    if (free != null) {
+    if (moved != null) {
+      moved.adopt(p);
+    } else if (free != null) {
       send(free, p);
     } else if (p == null && late != null) {
       listener.failed(late); // submitted after the job ended: nothing would ever run it
@@ -169,7 +187,9 @@ final class SparkCall implements BackendCall {
   @Override
   public void cancel() {
     List<WorkerLink> all;
+    JobPathCall moved;
     synchronized (this) {
+      moved = jobPath;
       if (cancelled) {
         return;
       }
@@ -177,27 +197,37 @@ final class SparkCall implements BackendCall {
       queue.clear();
       all = new ArrayList<>(connections);
     }
-    // interrupts the task threads (interruptOnCancel) and drops worker tasks not started yet;
-    // closing the sockets frees workers blocked waiting for a batch
-    jsc.sc().cancelJobGroup(jobGroup);
-    all.forEach(WorkerLink::close);
+    if (moved != null) {
+      moved.cancel();
+    } else {
+      // interrupts the task threads (interruptOnCancel) and drops worker tasks not started yet
+      jsc.sc().cancelJobGroup(jobGroup);
+    }
+    all.forEach(WorkerLink::close); // frees workers blocked waiting for a batch
   }
 
   @Override
   public void close() {
     List<WorkerLink> all;
     boolean someNeverStarted;
+    JobPathCall moved;
     synchronized (this) {
       if (closed) {
         return;
       }
       closed = true;
+      moved = jobPath;
       queue.clear();
       all = new ArrayList<>(connections);
       someNeverStarted = workersSeen < spec.nJobs();
     }
     channel.unregister(this);
     all.forEach(WorkerLink::sendExit);
+    if (moved != null) {
+      moved.close(); // closes the codec
+      onClose.run();
+      return;
+    }
     if (!cancelled) {
       if (someNeverStarted) {
         // more workers than free slots: the rest would only start to find the call over
@@ -206,7 +236,8 @@ final class SparkCall implements BackendCall {
         // workers return at once on EXIT; a task Spark is still re-running for a lost executor
         // would hold a slot the next call needs, so what is left after a moment is cancelled
         CompletableFuture.delayedExecutor(2, TimeUnit.SECONDS).execute(() -> {
-          if (job != null && !job.isDone()) {
+          FutureAction<BoxedUnit> workers = job;
+          if (workers != null && !workers.isCompleted()) {
             jsc.sc().cancelJobGroup(jobGroup);
           }
         });
@@ -221,7 +252,7 @@ final class SparkCall implements BackendCall {
   /** Runs in the connection's own thread until the worker leaves. */
   void serve(WorkerLink conn) {
     synchronized (this) {
-      if (cancelled || closed) {
+      if (cancelled || closed || jobPath != null) {
         conn.close();
         return;
       }
@@ -234,7 +265,7 @@ final class SparkCall implements BackendCall {
       conn.readFrames(new WorkerLink.Events() {
         @Override
         public void started(long seq) {
-          Pending p = live(seq);
+          PendingBatch p = live(seq);
           if (p != null) {
             p.listener.started();
           }
@@ -242,7 +273,7 @@ final class SparkCall implements BackendCall {
 
         @Override
         public void progress(long seq, int tasksDone) {
-          Pending p = live(seq);
+          PendingBatch p = live(seq);
           if (p != null) {
             p.listener.taskDone(tasksDone);
           }
@@ -250,7 +281,7 @@ final class SparkCall implements BackendCall {
 
         @Override
         public void outcome(long seq, byte[] results) {
-          Pending p = finish(conn, seq);
+          PendingBatch p = finish(conn, seq);
           if (p != null) {
             codec.completed(results, p.batch, conn.worker(), p.listener);
           }
@@ -259,7 +290,7 @@ final class SparkCall implements BackendCall {
 
         @Override
         public void failed(long seq, FailureReport report) {
-          Pending p = finish(conn, seq);
+          PendingBatch p = finish(conn, seq);
           if (p != null) {
             codec.failed(report, p.batch, conn.worker(), p.listener);
           }
@@ -273,34 +304,88 @@ final class SparkCall implements BackendCall {
 
   /**
    * A worker the driver cannot serve connected (another joblib4j on the executors): the call
-   * fails with {@code why} once its job ends, which it does at once since the call is cancelled.
+   * fails with {@code why}, and its other workers are cancelled.
    */
   void workerRefused(WorkerLink conn, String why) {
+    conn.close();
+    failWith(DriverFailures.workerJobEnded(spec, null, why));
+  }
+
+  /** A worker task ended; if it could not serve, the call falls back or fails. Runs on {@code events}. */
+  private void workerEnded(WorkerExit exit) {
+    switch (exit.kind()) {
+      case UNREACHABLE -> unreachable(exit.detail());
+      case REFUSED -> failWith(DriverFailures.workerRefused(spec, exit.detail()));
+      case SERVED, LATE -> { }
+    }
+  }
+
+  /** A worker could not reach the driver: with none connected, the call moves to the job path or fails. */
+  private void unreachable(String why) {
+    List<PendingBatch> moved;
+    JobPathCall path;
     synchronized (this) {
-      if (refusal == null) {
-        refusal = why;
+      if (cancelled || closed || jobPath != null) {
+        return;
+      }
+      if (workersSeen > 0) {
+        if (!warnedUnreachable) {
+          warnedUnreachable = true;
+          Warnings.warn(SparkCall.class, "joblib4j: " + why + "; the call goes on with the workers that"
+              + " reached the driver. " + DriverFailures.reachAdvice());
+        }
+        return;
+      }
+      if (fallback == null) {
+        path = null;
+        moved = null;
+      } else {
+        path = fallback.apply(nextSeq);
+        jobPath = path;
+        moved = new ArrayList<>(queue);
+        queue.clear();
+        bySeq.clear();
       }
     }
-    conn.close();
-    failUnfinished(null);
+    if (path == null) {
+      failWith(DriverFailures.driverUnreachable(spec, why));
+      return;
+    }
+    channel.unregister(this);
+    channel.markUnreachable(why);
+    Warnings.warn(SparkCall.class, "joblib4j: " + why + ". This call and the next ones on this SparkContext"
+        + " run their batches as Spark jobs instead (" + SparkJoblibKeys.key(SparkJoblibKeys.CHANNEL) + "=auto),"
+        + " which costs a Spark job launch per batch. " + DriverFailures.reachAdvice());
+    FutureAction<BoxedUnit> workers = job;
+    if (workers != null) {
+      workers.cancel(); // its other workers would only try the same (if null, they soon find out)
+    }
+    moved.forEach(path::adopt);
+  }
+
+  /** The call cannot go on: its unfinished batches fail with {@code failure}, its workers are cancelled. */
+  private void failWith(Throwable failure) {
+    if (failUnfinished(failure)) {
+      jsc.sc().cancelJobGroup(jobGroup); // the other workers cannot be served either
+    }
   }
 
   /** The batch {@code seq} is over on {@code conn}: its outcome counts only the first time. */
-  private synchronized Pending finish(WorkerLink conn, long seq) {
-    Pending held = leased.get(conn);
+  private synchronized PendingBatch finish(WorkerLink conn, long seq) {
+    PendingBatch held = leased.get(conn);
     if (held != null && held.seq == seq) {
       leased.remove(conn);
     }
-    Pending p = bySeq.remove(seq);
+    PendingBatch p = bySeq.remove(seq);
     return cancelled ? null : p;
   }
 
-  private synchronized Pending live(long seq) {
+  private synchronized PendingBatch live(long seq) {
     return cancelled ? null : bySeq.get(seq);
   }
 
   private void workerFree(WorkerLink conn) {
-    Pending next;
+    PendingBatch next;
     synchronized (this) {
       if (cancelled || closed) {
         next = null;
@@ -320,7 +405,7 @@ final class SparkCall implements BackendCall {
     send(conn, next);
   }
 
-  private void send(WorkerLink conn, Pending p) {
+  private void send(WorkerLink conn, PendingBatch p) {
     try {
       conn.sendBatch(p.seq, initializer, p.payload);
       ChannelStats.batchSent(p.payload.length);
@@ -332,7 +417,7 @@ final class SparkCall implements BackendCall {
 
   /** The worker is gone: a batch it held goes back to the front of the queue for another worker. */
   private void lost(WorkerLink conn, IOException why) {
-    Pending orphan;
+    PendingBatch orphan;
     WorkerLink free = null;
     synchronized (this) {
       connections.remove(conn);
@@ -357,42 +442,36 @@ final class SparkCall implements BackendCall {
     conn.close();
   }
 
-  /** When the worker job ends before the call does, whatever is unfinished fails with its reason. */
-  private void watchJob() {
-    Throwable cause;
-    try {
-      job.get();
-      cause = null;
-    } catch (ExecutionException e) {
-      cause = e.getCause() != null ? e.getCause() : e;
-    } catch (InterruptedException | RuntimeException e) {
-      cause = e;
-    }
-    failUnfinished(cause);
-  }
-
-  /** Fails every unfinished batch ({@link DriverFailures#workerJobEnded}); nothing can run any more. */
-  private void failUnfinished(Throwable cause) {
-    List<Pending> unfinished;
-    Throwable failure;
-    boolean refused;
+  /**
+   * Fails every unfinished batch with {@code failure}; nothing can run any more.
+   *
+   * @return whether this ended the call (false if it was over, or moved to the job path)
+   */
+  private boolean failUnfinished(Throwable failure) {
+    List<PendingBatch> unfinished;
     synchronized (this) {
-      if (cancelled || closed) {
-        return;
+      if (cancelled || closed || jobPath != null) {
+        return false;
       }
       unfinished = new ArrayList<>(bySeq.values());
       bySeq.clear();
       queue.clear();
       cancelled = true; // nothing can run any more
-      failure = DriverFailures.workerJobEnded(spec, cause, refusal);
       ended = failure;
-      refused = refusal != null;
     }
-    if (refused) {
-      jsc.sc().cancelJobGroup(jobGroup); // the other workers cannot be served either
-    }
-    for (Pending p : unfinished) {
+    for (PendingBatch p : unfinished) {
       p.listener.failed(failure);
     }
+    return true;
+  }
+
+  /** The worker job is over before the call: what is unfinished fails with its reason. Runs on {@code events}. */
+  private void workerJobEnded(Throwable cause) {
+    synchronized (this) {
+      if (cancelled || closed || jobPath != null) {
+        return;
+      }
+    }
+    failUnfinished(DriverFailures.workerJobEnded(spec, cause, null));
   }
 }

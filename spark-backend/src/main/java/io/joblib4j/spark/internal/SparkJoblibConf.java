@@ -1,64 +1,87 @@
 package io.joblib4j.spark.internal;
 
+import static io.joblib4j.spark.internal.SparkJoblibKeys.BIND_ADDRESS;
+import static io.joblib4j.spark.internal.SparkJoblibKeys.CHANNEL;
+import static io.joblib4j.spark.internal.SparkJoblibKeys.CONNECT_TIMEOUT;
+import static io.joblib4j.spark.internal.SparkJoblibKeys.DRIVER_HOST;
+import static io.joblib4j.spark.internal.SparkJoblibKeys.DRIVER_PORT;
+import static io.joblib4j.spark.internal.SparkJoblibKeys.ENCRYPTION;
+import static io.joblib4j.spark.internal.SparkJoblibKeys.MAX_RESULT_SIZE;
+import static io.joblib4j.spark.internal.SparkJoblibKeys.key;
+
 import io.joblib4j.spi.support.ByteSizes;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.SparkConf;
+import org.apache.spark.network.util.JavaUtils;
 
 /**
- * The {@code spark.joblib.*} settings (spark-submit passes on only keys that start with {@code
- * spark.}), read from the SparkConf, each overridable per backend with {@code
- * ParallelConfig.backend("spark").option("driver.port", 40000)} (the key without the prefix).
+ * The {@code spark.joblib4j.*} settings ({@link SparkJoblibKeys}), read from the SparkConf, each
+ * overridable per backend with {@code new SparkBackend(sc, Map.of("driver.port", "40000-40100"))}
+ * or {@code ParallelConfig.backend("spark").option(...)} (the name without the prefix).
  *
- * @param driverHost the address executors connect to for batches; Spark's own driver address
- *     ({@code spark.driver.host}) by default
- * @param bindAddress the local address the driver listens on; {@code spark.driver.bindAddress}
- *     (itself defaulting to the driver host) by default
- * @param driverPort the port the driver listens on; 0 (any free port) by default
- * @param maxResultBytes the most serialized result bytes one call may bring back to the driver,
- *     0 for no limit; {@code spark.driver.maxResultSize} (1g) by default
+ * @param channel how batches reach the executors ({@code channel}: auto, driver or job)
+ * @param driverHost the address executors connect to for batches ({@code driver.host}); Spark's
+ *     own driver address ({@code spark.driver.host}) by default
+ * @param bindAddress the local address the driver listens on ({@code driver.bindAddress}); {@code
+ *     spark.driver.bindAddress}, itself defaulting to the driver host, by default
+ * @param ports the ports the driver may listen on ({@code driver.port}); any free port by default
+ * @param connectTimeoutMillis how long an executor tries to reach the driver before the call falls
+ *     back to Spark jobs, or fails ({@code driver.connectTimeout}, 10s)
+ * @param encrypt whether the channel is encrypted ({@code driver.encryption}: {@code auto}, the
+ *     default, when Spark encrypts its own RPC; {@code always})
+ * @param maxResultBytes the most serialized result bytes of one batch, 0 for no limit ({@code
+ *     maxResultSize}); {@code spark.driver.maxResultSize} (1g) by default
  */
-record SparkJoblibConf(String driverHost, String bindAddress, int driverPort, long maxResultBytes) {
-  static final String PREFIX = "spark.joblib.";
-  static final String DRIVER_HOST = PREFIX + "driver.host";
-  static final String BIND_ADDRESS = PREFIX + "driver.bindAddress";
-  static final String DRIVER_PORT = PREFIX + "driver.port";
-  static final String MAX_RESULT_SIZE = PREFIX + "maxResultSize";
-
-  /** The keys a backend option may set, without the prefix. */
-  static final java.util.List<String> OPTION_KEYS =
-      java.util.List.of("driver.host", "driver.bindAddress", "driver.port", "maxResultSize");
+record SparkJoblibConf(ChannelMode channel, String driverHost, String bindAddress, PortRange ports,
+    long connectTimeoutMillis, boolean encrypt, long maxResultBytes) {
 
   static SparkJoblibConf from(SparkConf conf, Map<String, Object> options) {
-    Map<String, String> values = new LinkedHashMap<>();
-    for (Map.Entry<String, Object> e : options.entrySet()) {
-      String key = e.getKey().startsWith(PREFIX) ? e.getKey().substring(PREFIX.length()) : e.getKey();
-      if (!OPTION_KEYS.contains(key)) {
-        throw new IllegalArgumentException("unknown option \"" + e.getKey() + "\" for the spark backend;"
-            + " it knows: " + String.join(", ", OPTION_KEYS) + " (or the same keys as " + PREFIX
-            + "* in the Spark configuration)");
-      }
-      values.put(key, String.valueOf(e.getValue()));
-    }
-    String sparkHost = conf.get("spark.driver.host", "127.0.0.1");
-    String host = values.getOrDefault("driver.host", conf.get(DRIVER_HOST, sparkHost));
-    String bind = values.getOrDefault("driver.bindAddress",
-        conf.get(BIND_ADDRESS, conf.get("spark.driver.bindAddress", host)));
-    String portText = values.getOrDefault("driver.port", conf.get(DRIVER_PORT, "0"));
-    int port;
+    SparkJoblibKeys.checkConf(conf);
+    Map<String, String> overrides = new HashMap<>();
+    options.forEach((option, value) -> overrides.put(SparkJoblibKeys.optionName(option), String.valueOf(value)));
+    Settings s = new Settings(conf, overrides);
+
+    ChannelMode channel = ChannelMode.parse(key(CHANNEL), s.get(CHANNEL, "auto"));
+    String host = s.get(DRIVER_HOST, conf.get("spark.driver.host", "127.0.0.1"));
+    String bind = s.get(BIND_ADDRESS, conf.get("spark.driver.bindAddress", host));
+    PortRange ports = PortRange.parse(key(DRIVER_PORT), s.get(DRIVER_PORT, "0"), conf.getInt("spark.port.maxRetries", 16));
+    long connectTimeout = parseTime(key(CONNECT_TIMEOUT), s.get(CONNECT_TIMEOUT, "10s"));
+    boolean encrypt = encryption(conf, s.get(ENCRYPTION, "auto"));
+    long maxResult = parseSize(s.get(MAX_RESULT_SIZE, conf.get("spark.driver.maxResultSize", "1g")));
+    return new SparkJoblibConf(channel, host, bind, ports, connectTimeout, encrypt, maxResult);
+  }
+
+  /** Whether Spark encrypts its own RPC, which carries the tasks and so the channel's keys. */
+  static boolean sparkEncryptsRpc(SparkConf conf) {
+    return conf.getBoolean("spark.network.crypto.enabled", false)
+        || conf.getBoolean("spark.ssl.rpc.enabled", conf.getBoolean("spark.ssl.enabled", false))
+        || conf.getBoolean("spark.ssl.enabled", false);
+  }
+
+  private static boolean encryption(SparkConf conf, String text) {
+    return switch (text.trim().toLowerCase(Locale.ROOT)) {
+      case "auto" -> sparkEncryptsRpc(conf);
+      case "always" -> true;
+      default -> throw new IllegalArgumentException(key(ENCRYPTION) + " must be auto (encrypt when Spark"
+          + " encrypts its own RPC: spark.network.crypto.enabled, spark.ssl.enabled or spark.ssl.rpc.enabled)"
+          + " or always, not \"" + text + "\"");
+    };
+  }
+
+  private static long parseTime(String key, String text) {
+    long millis;
     try {
-      port = Integer.parseInt(portText.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(DRIVER_PORT + " must be a port number (0 for any free"
-          + " port), not \"" + portText + "\"", e);
+      millis = JavaUtils.timeStringAsMs(text.trim());
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(key + " must be a duration such as 10s, 2m or 500ms, not \"" + text
+          + "\"", e);
     }
-    if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException(DRIVER_PORT + " must be between 0 and 65535, not " + port);
+    if (millis <= 0 || millis > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(key + " must be a positive duration such as 10s, not \"" + text + "\"");
     }
-    String sizeText = values.getOrDefault("maxResultSize",
-        conf.get(MAX_RESULT_SIZE, conf.get("spark.driver.maxResultSize", "1g")));
-    return new SparkJoblibConf(host, bind, port, parseSize(sizeText));
+    return millis;
   }
 
   /** Spark's size syntax ({@code 1g}, {@code 512m}, {@code 0} for unlimited). */
@@ -70,8 +93,16 @@ record SparkJoblibConf(String driverHost, String bindAddress, int driverPort, lo
     try {
       return ByteSizes.parse(t.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(MAX_RESULT_SIZE + " / spark.driver.maxResultSize must be a size"
+      throw new IllegalArgumentException(key(MAX_RESULT_SIZE) + " / spark.driver.maxResultSize must be a size"
           + " such as 1g, 512m or 0 (no limit), not \"" + text + "\"", e);
+    }
+  }
+
+  /** A backend's options over the Spark configuration's settings. */
+  private record Settings(SparkConf conf, Map<String, String> overrides) {
+    String get(String name, String fallback) {
+      String v = overrides.containsKey(name) ? overrides.get(name) : SparkJoblibKeys.get(conf, name);
+      return v != null ? v : fallback;
     }
   }
 }

@@ -15,6 +15,13 @@ public final class SparkSessions {
       + " which has neither. Run the driver on the cluster instead (spark-submit, spark-shell, or a"
       + " notebook on a dedicated / single-user cluster), or use backend(\"threads\") for local work.";
 
+  static final String NO_SESSION = "backend(\"spark\") runs tasks on the executors of a running Spark, and this"
+      + " JVM has no active SparkSession or SparkContext; Spark could not start one either (%s). Do one of:"
+      + " create a session before the call, e.g. SparkSession.builder().master(\"local[*]\").getOrCreate()"
+      + " (or your cluster's master URL); run the program with spark-submit, or in spark-shell or a notebook,"
+      + " which start one; pass a session explicitly with backend(new SparkBackend(spark)); or run on this"
+      + " machine without Spark with backend(\"threads\") or backend(\"processes\").";
+
   private SparkSessions() {}
 
   /** The SparkContext of the session or context in use, creating one only if spark-submit configured it. */
@@ -28,11 +35,8 @@ public final class SparkSessions {
     try {
       // the running context, or one made from spark-submit's system properties (spark.master, ...)
       return SparkContext.getOrCreate();
-    } catch (RuntimeException e) {
-      throw new IllegalStateException("backend(\"spark\") found no running SparkSession or SparkContext"
-          + " and could not create one (" + e.getMessage() + "). Start Spark first, e.g."
-          + " SparkSession.builder().master(\"local[*]\").getOrCreate(), or run under spark-submit;"
-          + " or pass the session explicitly: backend(new SparkBackend(spark)).", e);
+    } catch (Exception e) { // Spark throws SparkException, a checked exception its Scala API does not declare
+      throw new IllegalStateException(String.format(NO_SESSION, e.getMessage()), e);
     }
   }
 

@@ -31,12 +31,120 @@ public final class SparkBenchmark {
 
   public static void main(String[] args) throws Exception {
     String only = System.getProperty("bench.only", "all");
+    if (only.equals("channels")) {
+      channels();
+      return;
+    }
     if (!only.equals("shared")) {
       onLocal();
     }
     if (!only.equals("local")) {
       sharedArrayOnLocalCluster();
     }
+  }
+
+  // ---- the driver channel: plain, sealed, and the job path, beside raw RDD code -----------------
+
+  static int fiftyMillis(int x) throws InterruptedException {
+    Thread.sleep(50);
+    return x;
+  }
+
+  /**
+   * 10,000 tiny tasks and 64 tasks of 50 ms, each way a call can reach the executors, beside raw
+   * RDD code, round by round in one run: on local[2] (plain, sealed with driver.encryption=always,
+   * the job path), then on local-cluster[2,1,1024] with Spark's own authentication and network
+   * encryption on (raw RDD code pays for those too; joblib4j's channel is sealed because Spark's
+   * RPC is) and the job path there.
+   */
+  private static void channels() throws Exception {
+    JavaSparkContext local = new JavaSparkContext(new SparkConf().setMaster("local[2]")
+        .setAppName("joblib4j-bench-channels").set("spark.ui.enabled", "false").set("spark.driver.host", "127.0.0.1"));
+    try (SparkBackend plain = new SparkBackend(local.sc(), java.util.Map.of("channel", "driver"));
+        SparkBackend sealed = new SparkBackend(local.sc(), java.util.Map.of("channel", "driver", "driver.encryption", "always"));
+        SparkBackend job = new SparkBackend(local.sc(), java.util.Map.of("channel", "job"))) {
+      channelWorkloads("local[2]", local, new String[] {"driver, plain", "driver, sealed", "job path"},
+          new SparkBackend[] {plain, sealed, job});
+    } finally {
+      local.stop();
+    }
+    byte[] secret = new byte[32];
+    new java.security.SecureRandom().nextBytes(secret);
+    SparkConf conf = new SparkConf().setMaster("local-cluster[2,1,1024]").setAppName("joblib4j-bench-channels-secure")
+        .set("spark.ui.enabled", "false").set("spark.driver.host", "127.0.0.1")
+        .set("spark.executor.memory", "768m").set("spark.executor.cores", "1")
+        .set("spark.scheduler.minRegisteredResourcesRatio", "1.0")
+        .set("spark.executor.extraClassPath", System.getProperty("bench.sparkClasspath"))
+        .set("spark.executorEnv.SPARK_SCALA_VERSION", "2.13")
+        .set("spark.authenticate", "true").set("spark.authenticate.secret", java.util.HexFormat.of().formatHex(secret))
+        .set("spark.network.crypto.enabled", "true")
+        .setJars(System.getProperty("bench.jars").split(java.io.File.pathSeparator));
+    JavaSparkContext cluster = new JavaSparkContext(conf);
+    try (SparkBackend direct = new SparkBackend(cluster.sc(), java.util.Map.of("channel", "driver"));
+        SparkBackend job = new SparkBackend(cluster.sc(), java.util.Map.of("channel", "job"))) {
+      cluster.parallelize(List.of(1, 2), 2).count(); // both executors up before timing
+      channelWorkloads("local-cluster, Spark auth + crypto", cluster, new String[] {"driver, sealed", "job path"},
+          new SparkBackend[] {direct, job});
+    } finally {
+      cluster.stop();
+    }
+  }
+
+  private static void channelWorkloads(String where, JavaSparkContext jsc, String[] names, SparkBackend[] backends) {
+    List<Integer> tinyIn = IntStream.range(0, 10_000).boxed().collect(Collectors.toList());
+    List<Integer> tinyOut = tinyIn.stream().map(SparkBenchmark::tiny).collect(Collectors.toList());
+    List<Integer> slowIn = IntStream.range(0, 64).boxed().collect(Collectors.toList());
+    List<String> labels = new ArrayList<>(List.of("raw RDD"));
+    labels.addAll(List.of(names));
+    List<Supplier<List<Integer>>> tiny = new ArrayList<>();
+    List<Supplier<List<Integer>>> slow = new ArrayList<>();
+    tiny.add(() -> jsc.parallelize(tinyIn, 2).map(SparkBenchmark::tiny).collect());
+    slow.add(() -> jsc.parallelize(slowIn, 2).map(SparkBenchmark::fiftyMillis).collect());
+    for (SparkBackend b : backends) {
+      tiny.add(() -> {
+        try (Parallel p = Parallel.builder().backend(b).nJobs(-1).build()) {
+          return p.map(SparkBenchmark::tiny, tinyIn);
+        }
+      });
+      slow.add(() -> {
+        try (Parallel p = Parallel.builder().backend(b).nJobs(-1).build()) {
+          return p.map(SparkBenchmark::fiftyMillis, slowIn);
+        }
+      });
+    }
+    compareAll(where + ": 10,000 tiny tasks", 10, 30, labels, tiny, tinyOut);
+    compareAll(where + ": 64 tasks of 50 ms", 2, 7, labels, slow, slowIn);
+  }
+
+  /** Every variant once per round, the order rotating round by round; medians, and ratios to the first. */
+  private static <T> void compareAll(String name, int warmup, int rounds, List<String> labels,
+      List<Supplier<List<T>>> variants, List<T> expected) {
+    int n = variants.size();
+    long[][] nanos = new long[n][rounds];
+    for (int r = -warmup; r < rounds; r++) {
+      for (int k = 0; k < n; k++) {
+        int v = Math.floorMod(k + r, n);
+        long t0 = System.nanoTime();
+        List<T> out = variants.get(v).get();
+        long t = System.nanoTime() - t0;
+        if (!out.equals(expected)) {
+          throw new AssertionError(name + ", " + labels.get(v) + ": wrong results");
+        }
+        if (r >= 0) {
+          nanos[v][r] = t;
+        }
+      }
+    }
+    double base = median(nanos[0]);
+    StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "BENCH %s (medians of %d):", name, rounds));
+    for (int v = 0; v < n; v++) {
+      double m = median(nanos[v]);
+      line.append(String.format(Locale.ROOT, "   %s %.1f ms", labels.get(v), m / 1e6));
+      if (v > 0) {
+        line.append(String.format(Locale.ROOT, " (%.2f)", m / base));
+      }
+    }
+    System.out.println(line);
   }
 
   // ---- 10,000 tiny tasks and 64 tasks of 100 ms on local[2] ----------------------------------
