@@ -221,14 +221,14 @@ public final class LoadOptions {
       return half;
     }
     try {
-      long bytes = io.joblib4j.spi.ByteSizes.parse(text);
+      long bytes = io.joblib4j.spi.support.ByteSizes.parse(text);
       if (bytes > 0) {
         return bytes;
       }
     } catch (IllegalArgumentException e) {
       // said below
     }
-    io.joblib4j.spi.Warnings.warn(LoadOptions.class, property + " (or " + environment + ") is \"" + text
+    io.joblib4j.spi.support.Warnings.warn(LoadOptions.class, property + " (or " + environment + ") is \"" + text
         + "\", which is not a positive byte size such as 6G: using half the maximum heap, " + half + " bytes");
     return half;
   }
