@@ -3,7 +3,9 @@
 // MAGIC # joblib4j in a Databricks Scala notebook
 // MAGIC
 // MAGIC A cached feature step, run in parallel on the cluster's executors, then used inside tasks.
-// MAGIC Attach `io.joblib4j:joblib4j-scala_2.13` and `io.joblib4j:joblib4j-spark-backend_2.13` to a
+// MAGIC Attach joblib4j's one jar for Spark, `joblib4j-spark-bundle_2.13-0.1.0-SNAPSHOT.jar` (the core,
+// MAGIC the Spark backend, the Hadoop store and the Scala API; the README's "Distribution" section says
+// MAGIC how to build it), as a cluster library — only that jar, not the separate joblib4j artifacts — to a
 // MAGIC dedicated (single user) cluster: Spark Connect (serverless, shared clusters) offers no
 // MAGIC SparkContext to run tasks on. No `@transient` is needed on any `val` below.
 
@@ -13,7 +15,7 @@ import io.joblib4j.{Memory, Parallel}
 import io.joblib4j.scala._
 
 // A folder every executor sees: DBFS through its local mount, or an hdfs:// / s3a:// / abfs:// URI
-// with joblib4j-hdfs-store attached.
+// (the bundle carries the Hadoop store).
 val cacheDir = sys.env.getOrElse("JOBLIB4J_CACHE", "/dbfs/joblib4j/cache")
 val memory = new Memory(cacheDir)
 

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Decides whether a cached result may still be used, from its metadata (joblib's {@code
@@ -16,12 +17,24 @@ import java.util.Objects;
  * }</pre>
  */
 @FunctionalInterface
+@API(status = API.Status.STABLE, since = "0.1")
 public interface CacheValidation extends Serializable {
 
-  /** Whether the entry described by {@code metadata} may be used; {@code clock} tells the time. */
+  /**
+   * Whether the entry described by {@code metadata} may be used; {@code clock} tells the time.
+   *
+   * @param metadata the entry's metadata
+   * @param clock the Memory's clock
+   * @return whether the entry may be used
+   */
   boolean isValid(CacheMetadata metadata, Clock clock);
 
-  /** Valid while younger than {@code age} (joblib's {@code expires_after}). */
+  /**
+   * Valid while younger than {@code age} (joblib's {@code expires_after}).
+   *
+   * @param age the age at which entries are computed again
+   * @return the validation
+   */
   static CacheValidation expiresAfter(Duration age) {
     Objects.requireNonNull(age, "age");
     if (age.isNegative()) {

@@ -1,5 +1,7 @@
 package io.joblib4j;
 
+import org.apiguardian.api.API;
+
 /**
  * A result computed by {@code memoized.call(...)} and the metadata stored with it. When caching is
  * disabled (a {@code Memory} without location) the metadata is null.
@@ -8,4 +10,5 @@ package io.joblib4j;
  * @param metadata what was stored with it, or null
  * @param <R> the result type
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record CallResult<R>(R value, CacheMetadata metadata) {}

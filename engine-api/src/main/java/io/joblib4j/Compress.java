@@ -5,6 +5,7 @@ import io.joblib4j.spi.Compressors;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * How {@link Joblib#dump} compresses, with joblib's rules for its {@code compress} argument:
@@ -34,6 +35,7 @@ import java.util.Optional;
  * <p>Bad values fail with an {@link IllegalArgumentException} whose message says what is allowed.
  * Instances are immutable and compare by value.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class Compress implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
 
@@ -46,8 +48,11 @@ public final class Compress implements java.io.Serializable {
     EXACT
   }
 
+  /** Whether a file name's extension may pick the codec, and which codec applies otherwise. */
   private final Kind kind;
+  /** The codec's name for an exact setting, else null. */
   private final String method;
+  /** The level, 1 to 9; 0 none; -1 the codec's default. */
   private final int level;
 
   private Compress(Kind kind, String method, int level) {
@@ -56,12 +61,22 @@ public final class Compress implements java.io.Serializable {
     this.level = level;
   }
 
-  /** No compression, unless the file's extension names a codec (joblib {@code compress=0}). */
+  /**
+   * No compression, unless the file's extension names a codec (joblib {@code compress=0}).
+   *
+   * @return the setting
+   */
   public static Compress none() {
     return NONE;
   }
 
-  /** {@code true}: zlib level 3 (a known extension overrides the codec); {@code false}: {@link #none()}. */
+  /**
+   * {@code true}: zlib level 3 (a known extension overrides the codec); {@code false}: {@link
+   * #none()}.
+   *
+   * @param compress whether to compress
+   * @return the setting
+   */
   public static Compress of(boolean compress) {
     return compress ? new Compress(Kind.ZLIB_UNLESS_EXTENSION, null, -1) : NONE;
   }
@@ -70,6 +85,8 @@ public final class Compress implements java.io.Serializable {
    * A level: 0 is {@link #none()}; 1 to 9 is zlib at that level, unless a known extension chooses
    * another codec (used at this level).
    *
+   * @param level 0 to 9
+   * @return the setting
    * @throws IllegalArgumentException unless {@code 0 <= level <= 9}
    */
   public static Compress of(int level) {
@@ -80,6 +97,8 @@ public final class Compress implements java.io.Serializable {
   /**
    * The codec called {@code method} at its default level, whatever the file extension.
    *
+   * @param method a codec's name, e.g. {@code "zstd"}
+   * @return the setting
    * @throws IllegalArgumentException if no codec of that name is registered
    */
   public static Compress of(String method) {
@@ -91,6 +110,9 @@ public final class Compress implements java.io.Serializable {
    * Exactly {@code method} at {@code level}, whatever the file extension; level 0 writes
    * uncompressed (as joblib's {@code (method, 0)}).
    *
+   * @param method a codec's name
+   * @param level 1 to 9, or 0 for none
+   * @return the setting
    * @throws IllegalArgumentException for an unknown codec or a level outside 0..9
    */
   public static Compress of(String method, int level) {
@@ -104,6 +126,8 @@ public final class Compress implements java.io.Serializable {
    * {@code "0"}..{@code "9"}, a codec name {@code "zstd"}, or {@code "name:level"} such as {@code
    * "zstd:3"}.
    *
+   * @param spec {@code "none"}, {@code "3"}, {@code "gzip"}, {@code "zstd:3"}, ...
+   * @return the setting
    * @throws IllegalArgumentException for anything else
    */
   public static Compress parse(String spec) {
@@ -148,10 +172,14 @@ public final class Compress implements java.io.Serializable {
   }
 
   /**
-   * The codec and level to use for a file called {@code fileName} ({@code null} for a stream): empty
-   * means uncompressed.
+   * The codec and level this setting picks for a file called {@code fileName}, as {@link
+   * Joblib#dump} applies it: a known extension ({@code .zst}, {@code .gz}, ...) picks its codec unless
+   * a method was named.
+   *
+   * @param fileName the file's name, or {@code null} for a stream
+   * @return the codec and level, or empty for no compression
    */
-  Optional<Choice> resolve(String fileName) {
+  public Optional<Choice> resolve(String fileName) {
     Optional<Compressor> byExtension =
         fileName == null ? Optional.empty() : Compressors.forFileName(fileName);
     switch (kind) {
@@ -166,8 +194,14 @@ public final class Compress implements java.io.Serializable {
     }
   }
 
-  /** A resolved codec and level. */
-  record Choice(Compressor compressor, int level) {}
+  /**
+   * A resolved codec and level.
+   *
+   * @param compressor the codec
+   * @param level its level, 1 to 9
+   */
+  @API(status = API.Status.MAINTAINED, since = "0.1")
+  public record Choice(Compressor compressor, int level) {}
 
   @Override
   public boolean equals(Object o) {

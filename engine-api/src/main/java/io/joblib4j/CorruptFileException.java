@@ -1,5 +1,7 @@
 package io.joblib4j;
 
+import org.apiguardian.api.API;
+
 /**
  * A file or stream given to {@link Joblib#load} is not a valid joblib4j container: bad magic bytes,
  * a truncated record, a checksum mismatch (of mapped array data too), a length over what follows,
@@ -12,9 +14,11 @@ package io.joblib4j;
  * <p>A cache that finds one of these should treat the entry as missing and recompute it: the bytes
  * were never turned into a value.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public class CorruptFileException extends JoblibException {
   private static final long serialVersionUID = 1L;
 
+  /** The file, or {@code "stream"}. */
   private final String source;
 
   /**

@@ -16,6 +16,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import org.apiguardian.api.API;
 
 /**
  * A function call captured for later: the function and its arguments, run by {@link Parallel} on
@@ -35,10 +36,13 @@ import java.util.concurrent.Callable;
  *
  * @param <R> the result type
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class Delayed<R> implements Callable<R>, Serializable {
   @Serial private static final long serialVersionUID = 1L;
 
+  /** The function the task applies. */
   private final Serializable function;
+  /** Its arguments, in order. */
   private final Object[] args;
 
   private Delayed(Serializable function, Object... args) {
@@ -46,41 +50,125 @@ public final class Delayed<R> implements Callable<R>, Serializable {
     this.args = args;
   }
 
-  /** A call of {@code fn} with no arguments: {@code delayed(() -> expensive())}. */
+  /**
+   * A call of {@code fn} with no arguments: {@code delayed(() -> expensive())}.
+   *
+   * @param <R> the result type
+   * @param fn the function
+   * @return the task, which applies {@code fn} to the arguments when it runs
+   */
   public static <R> Delayed<R> delayed(Fn0<? extends R> fn) {
     return new Delayed<>(fn);
   }
 
-  /** A call {@code fn(a)}. */
+  /**
+   * A call {@code fn(a)}.
+   *
+   * @param <A> the type of the first argument
+   * @param <R> the result type
+   * @param fn the function
+   * @param a the first argument
+   * @return the task, which applies {@code fn} to the arguments when it runs
+   */
   public static <A, R> Delayed<R> delayed(Fn1<? super A, ? extends R> fn, A a) {
     return new Delayed<>(fn, a);
   }
 
-  /** A call {@code fn(a, b)}. */
+  /**
+   * A call {@code fn(a, b)}.
+   *
+   * @param <A> the type of the first argument
+   * @param <B> the type of the second argument
+   * @param <R> the result type
+   * @param fn the function
+   * @param a the first argument
+   * @param b the second argument
+   * @return the task, which applies {@code fn} to the arguments when it runs
+   */
   public static <A, B, R> Delayed<R> delayed(Fn2<? super A, ? super B, ? extends R> fn, A a, B b) {
     return new Delayed<>(fn, a, b);
   }
 
-  /** A call {@code fn(a, b, c)}. */
+  /**
+   * A call {@code fn(a, b, c)}.
+   *
+   * @param <A> the type of the first argument
+   * @param <B> the type of the second argument
+   * @param <C> the type of the third argument
+   * @param <R> the result type
+   * @param fn the function
+   * @param a the first argument
+   * @param b the second argument
+   * @param c the third argument
+   * @return the task, which applies {@code fn} to the arguments when it runs
+   */
   public static <A, B, C, R> Delayed<R> delayed(
       Fn3<? super A, ? super B, ? super C, ? extends R> fn, A a, B b, C c) {
     return new Delayed<>(fn, a, b, c);
   }
 
-  /** A call {@code fn(a, b, c, d)}. */
+  /**
+   * A call {@code fn(a, b, c, d)}.
+   *
+   * @param <A> the type of the first argument
+   * @param <B> the type of the second argument
+   * @param <C> the type of the third argument
+   * @param <D> the type of the fourth argument
+   * @param <R> the result type
+   * @param fn the function
+   * @param a the first argument
+   * @param b the second argument
+   * @param c the third argument
+   * @param d the fourth argument
+   * @return the task, which applies {@code fn} to the arguments when it runs
+   */
   public static <A, B, C, D, R> Delayed<R> delayed(
       Fn4<? super A, ? super B, ? super C, ? super D, ? extends R> fn, A a, B b, C c, D d) {
     return new Delayed<>(fn, a, b, c, d);
   }
 
-  /** A call {@code fn(a, b, c, d, e)}. */
+  /**
+   * A call {@code fn(a, b, c, d, e)}.
+   *
+   * @param <A> the type of the first argument
+   * @param <B> the type of the second argument
+   * @param <C> the type of the third argument
+   * @param <D> the type of the fourth argument
+   * @param <E> the type of the fifth argument
+   * @param <R> the result type
+   * @param fn the function
+   * @param a the first argument
+   * @param b the second argument
+   * @param c the third argument
+   * @param d the fourth argument
+   * @param e the fifth argument
+   * @return the task, which applies {@code fn} to the arguments when it runs
+   */
   public static <A, B, C, D, E, R> Delayed<R> delayed(
       Fn5<? super A, ? super B, ? super C, ? super D, ? super E, ? extends R> fn,
       A a, B b, C c, D d, E e) {
     return new Delayed<>(fn, a, b, c, d, e);
   }
 
-  /** A call {@code fn(a, b, c, d, e, f)}. */
+  /**
+   * A call {@code fn(a, b, c, d, e, f)}.
+   *
+   * @param <A> the type of the first argument
+   * @param <B> the type of the second argument
+   * @param <C> the type of the third argument
+   * @param <D> the type of the fourth argument
+   * @param <E> the type of the fifth argument
+   * @param <F> the type of the sixth argument
+   * @param <R> the result type
+   * @param fn the function
+   * @param a the first argument
+   * @param b the second argument
+   * @param c the third argument
+   * @param d the fourth argument
+   * @param e the fifth argument
+   * @param f the sixth argument
+   * @return the task, which applies {@code fn} to the arguments when it runs
+   */
   public static <A, B, C, D, E, F, R> Delayed<R> delayed(
       Fn6<? super A, ? super B, ? super C, ? super D, ? super E, ? super F, ? extends R> fn,
       A a, B b, C c, D d, E e, F f) {
@@ -94,12 +182,20 @@ public final class Delayed<R> implements Callable<R>, Serializable {
     return (R) Invoke.call(function, args);
   }
 
-  /** The function this call applies: one of {@link Fn0} ... {@link Fn6}. */
+  /**
+   * The function this call applies: one of {@link Fn0} ... {@link Fn6}.
+   *
+   * @return the function the task applies
+   */
   public Serializable function() {
     return function;
   }
 
-  /** The arguments, in order; unmodifiable, and may contain nulls. */
+  /**
+   * The arguments, in order; unmodifiable, and may contain nulls.
+   *
+   * @return the arguments, in order
+   */
   public List<Object> arguments() {
     return Collections.unmodifiableList(Arrays.asList(args.clone()));
   }
@@ -107,6 +203,9 @@ public final class Delayed<R> implements Callable<R>, Serializable {
   /**
    * The function's short name ({@code Scorer.score}, {@code lambda in Demo.main}), used in progress
    * lines, Spark job descriptions and error messages.
+   *
+   * @return the function's name, e.g. {@code "Scorer.score"} (see {@link
+   *     io.joblib4j.fn.FunctionNames})
    */
   public String functionName() {
     return Lambdas.describe(function);

@@ -1,7 +1,9 @@
 package io.joblib4j;
 
+import io.joblib4j.internal.hash.ValueHasher;
 import io.joblib4j.internal.memory.Fingerprints;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * What {@link Memory} keys a function's code by, as stable strings, for any function object: a
@@ -27,6 +29,7 @@ import java.util.Objects;
  * too, and their code is part of {@link #hash()}, though not of {@link #capturedHash()}, which stays
  * Memory's.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class FunctionFingerprint {
   private final String identity;
   private final String name;
@@ -112,7 +115,7 @@ public final class FunctionFingerprint {
    * @return 32 hex digits
    */
   public String hash() {
-    return Joblib.hash(java.util.List.of(identity, codeVersion, capturedHash, nestedCode), HashAlgorithm.XXH3_128);
+    return ValueHasher.hex(java.util.List.of(identity, codeVersion, capturedHash, nestedCode), HashAlgorithm.XXH3_128);
   }
 
   @Override

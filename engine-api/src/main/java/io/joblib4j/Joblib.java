@@ -1,12 +1,14 @@
 package io.joblib4j;
 
 import io.joblib4j.internal.hash.ValueHasher;
+import io.joblib4j.internal.persist.Dumps;
 import io.joblib4j.internal.persist.Persistence;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * joblib's {@code dump}, {@code load} and {@code hash}: persist values to files or streams, read
@@ -37,6 +39,7 @@ import java.util.Optional;
  * UnsupportedFormatVersionException} (all {@link JoblibException}s); bad arguments are {@link
  * IllegalArgumentException}.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class Joblib {
   private Joblib() {}
 
@@ -66,9 +69,7 @@ public final class Joblib {
   public static void dump(Object value, Path file, Compress compress) {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(compress, "compress");
-    Optional<Compress.Choice> c = compress.resolve(file.getFileName().toString());
-    Persistence.dump(value, file, c.map(Compress.Choice::compressor).orElse(null),
-        c.map(Compress.Choice::level).orElse(0));
+    Dumps.toFile(value, file, compress);
   }
 
   /**
@@ -96,9 +97,7 @@ public final class Joblib {
   public static void dump(Object value, OutputStream out, Compress compress) {
     Objects.requireNonNull(out, "out");
     Objects.requireNonNull(compress, "compress");
-    Optional<Compress.Choice> c = compress.resolve(null);
-    Persistence.dump(value, out, c.map(Compress.Choice::compressor).orElse(null),
-        c.map(Compress.Choice::level).orElse(0));
+    Dumps.toStream(value, out, compress);
   }
 
   /**

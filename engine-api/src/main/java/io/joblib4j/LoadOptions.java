@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * Options for {@link Joblib#load(java.nio.file.Path, LoadOptions)}: memory mapping and its check,
@@ -38,6 +39,7 @@ import java.util.Set;
  *
  * <p>Immutable; build with {@link #builder()}.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class LoadOptions {
   /** The system property giving the default {@link #maxHeapBytes()}, e.g. {@code -Djoblib4j.load.maxHeapBytes=6G}. */
   public static final String MAX_HEAP_BYTES_PROPERTY = "joblib4j.load.maxHeapBytes";
@@ -219,19 +221,20 @@ public final class LoadOptions {
       return half;
     }
     try {
-      long bytes = io.joblib4j.spi.ByteSizes.parse(text);
+      long bytes = io.joblib4j.spi.support.ByteSizes.parse(text);
       if (bytes > 0) {
         return bytes;
       }
     } catch (IllegalArgumentException e) {
       // said below
     }
-    io.joblib4j.spi.Warnings.warn(LoadOptions.class, property + " (or " + environment + ") is \"" + text
+    io.joblib4j.spi.support.Warnings.warn(LoadOptions.class, property + " (or " + environment + ") is \"" + text
         + "\", which is not a positive byte size such as 6G: using half the maximum heap, " + half + " bytes");
     return half;
   }
 
   /** Builds {@link LoadOptions}. */
+  @API(status = API.Status.STABLE, since = "0.1")
   public static final class Builder {
     private MmapMode mmapMode;
     private final Set<String> allowedClasses = new LinkedHashSet<>();

@@ -2,6 +2,7 @@ package io.joblib4j;
 
 import io.joblib4j.fn.Fn0;
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * A memoized function of 0 arguments, made by {@link Memory#cache(Fn0)}: {@link #apply}
@@ -10,18 +11,30 @@ import java.time.Duration;
 
  * @param <R> the result type
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface MemoizedFn0<R> extends Fn0<R>, Memoized {
 
-  /** Computes the result even if it is cached, stores it, and returns it with its metadata. */
+  /**
+   * Computes the result even if it is cached, stores it, and returns it with its metadata.
+   *
+   * @return the result and the metadata of the entry now stored
+   */
   CallResult<R> call();
 
   /**
    * Makes sure the result is stored (computing it if needed) and returns a reference to it without
    * loading it.
+   *
+   * @return a serializable reference to the stored result
    */
   MemorizedResult<R> callAndShelve();
 
-  /** Whether a valid result for these arguments is stored (an invalid one is deleted, as joblib does). */
+  /**
+   * Whether a valid result for these arguments is stored (an invalid one is deleted, as joblib
+   * does).
+   *
+   * @return whether a valid entry exists for these arguments
+   */
   boolean checkCallInCache();
 
   @Override

@@ -2,6 +2,7 @@ package io.joblib4j;
 
 import io.joblib4j.fn.Fn1;
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * A memoized function of 1 argument, made by {@link Memory#cache(Fn1)}: {@link #apply}
@@ -10,18 +11,33 @@ import java.time.Duration;
  * @param <A> the type of argument 1
  * @param <R> the result type
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface MemoizedFn1<A, R> extends Fn1<A, R>, Memoized {
 
-  /** Computes the result even if it is cached, stores it, and returns it with its metadata. */
+  /**
+   * Computes the result even if it is cached, stores it, and returns it with its metadata.
+   *
+   * @param a the first argument
+   * @return the result and the metadata of the entry now stored
+   */
   CallResult<R> call(A a);
 
   /**
    * Makes sure the result is stored (computing it if needed) and returns a reference to it without
    * loading it.
+   *
+   * @param a the first argument
+   * @return a serializable reference to the stored result
    */
   MemorizedResult<R> callAndShelve(A a);
 
-  /** Whether a valid result for these arguments is stored (an invalid one is deleted, as joblib does). */
+  /**
+   * Whether a valid result for these arguments is stored (an invalid one is deleted, as joblib
+   * does).
+   *
+   * @param a the first argument
+   * @return whether a valid entry exists for these arguments
+   */
   boolean checkCallInCache(A a);
 
   @Override

@@ -2,6 +2,7 @@ package io.joblib4j;
 
 import io.joblib4j.fn.Fn2;
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * A memoized function of 2 arguments, made by {@link Memory#cache(Fn2)}: {@link #apply}
@@ -11,18 +12,36 @@ import java.time.Duration;
  * @param <B> the type of argument 2
  * @param <R> the result type
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface MemoizedFn2<A, B, R> extends Fn2<A, B, R>, Memoized {
 
-  /** Computes the result even if it is cached, stores it, and returns it with its metadata. */
+  /**
+   * Computes the result even if it is cached, stores it, and returns it with its metadata.
+   *
+   * @param a the first argument
+   * @param b the second argument
+   * @return the result and the metadata of the entry now stored
+   */
   CallResult<R> call(A a, B b);
 
   /**
    * Makes sure the result is stored (computing it if needed) and returns a reference to it without
    * loading it.
+   *
+   * @param a the first argument
+   * @param b the second argument
+   * @return a serializable reference to the stored result
    */
   MemorizedResult<R> callAndShelve(A a, B b);
 
-  /** Whether a valid result for these arguments is stored (an invalid one is deleted, as joblib does). */
+  /**
+   * Whether a valid result for these arguments is stored (an invalid one is deleted, as joblib
+   * does).
+   *
+   * @param a the first argument
+   * @param b the second argument
+   * @return whether a valid entry exists for these arguments
+   */
   boolean checkCallInCache(A a, B b);
 
   @Override

@@ -2,6 +2,7 @@ package io.joblib4j;
 
 import io.joblib4j.fn.Fn3;
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * A memoized function of 3 arguments, made by {@link Memory#cache(Fn3)}: {@link #apply}
@@ -12,18 +13,39 @@ import java.time.Duration;
  * @param <C> the type of argument 3
  * @param <R> the result type
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface MemoizedFn3<A, B, C, R> extends Fn3<A, B, C, R>, Memoized {
 
-  /** Computes the result even if it is cached, stores it, and returns it with its metadata. */
+  /**
+   * Computes the result even if it is cached, stores it, and returns it with its metadata.
+   *
+   * @param a the first argument
+   * @param b the second argument
+   * @param c the third argument
+   * @return the result and the metadata of the entry now stored
+   */
   CallResult<R> call(A a, B b, C c);
 
   /**
    * Makes sure the result is stored (computing it if needed) and returns a reference to it without
    * loading it.
+   *
+   * @param a the first argument
+   * @param b the second argument
+   * @param c the third argument
+   * @return a serializable reference to the stored result
    */
   MemorizedResult<R> callAndShelve(A a, B b, C c);
 
-  /** Whether a valid result for these arguments is stored (an invalid one is deleted, as joblib does). */
+  /**
+   * Whether a valid result for these arguments is stored (an invalid one is deleted, as joblib
+   * does).
+   *
+   * @param a the first argument
+   * @param b the second argument
+   * @param c the third argument
+   * @return whether a valid entry exists for these arguments
+   */
   boolean checkCallInCache(A a, B b, C c);
 
   @Override

@@ -2,6 +2,7 @@ package io.joblib4j;
 
 import io.joblib4j.fn.Fn6;
 import java.time.Duration;
+import org.apiguardian.api.API;
 
 /**
  * A memoized function of 6 arguments, made by {@link Memory#cache(Fn6)}: {@link #apply}
@@ -15,18 +16,48 @@ import java.time.Duration;
  * @param <F> the type of argument 6
  * @param <R> the result type
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface MemoizedFn6<A, B, C, D, E, F, R> extends Fn6<A, B, C, D, E, F, R>, Memoized {
 
-  /** Computes the result even if it is cached, stores it, and returns it with its metadata. */
+  /**
+   * Computes the result even if it is cached, stores it, and returns it with its metadata.
+   *
+   * @param a the first argument
+   * @param b the second argument
+   * @param c the third argument
+   * @param d the fourth argument
+   * @param e the fifth argument
+   * @param f the sixth argument
+   * @return the result and the metadata of the entry now stored
+   */
   CallResult<R> call(A a, B b, C c, D d, E e, F f);
 
   /**
    * Makes sure the result is stored (computing it if needed) and returns a reference to it without
    * loading it.
+   *
+   * @param a the first argument
+   * @param b the second argument
+   * @param c the third argument
+   * @param d the fourth argument
+   * @param e the fifth argument
+   * @param f the sixth argument
+   * @return a serializable reference to the stored result
    */
   MemorizedResult<R> callAndShelve(A a, B b, C c, D d, E e, F f);
 
-  /** Whether a valid result for these arguments is stored (an invalid one is deleted, as joblib does). */
+  /**
+   * Whether a valid result for these arguments is stored (an invalid one is deleted, as joblib
+   * does).
+   *
+   * @param a the first argument
+   * @param b the second argument
+   * @param c the third argument
+   * @param d the fourth argument
+   * @param e the fifth argument
+   * @param f the sixth argument
+   * @return whether a valid entry exists for these arguments
+   */
   boolean checkCallInCache(A a, B b, C c, D d, E e, F f);
 
   @Override

@@ -2,6 +2,7 @@ package io.joblib4j;
 
 import java.io.Serializable;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * A reference to a cached result, returned by {@code memoized.callAndShelve(...)} without loading
@@ -10,11 +11,13 @@ import java.util.Optional;
  *
  * @param <R> the result type
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface MemorizedResult<R> extends Serializable {
 
   /**
    * Loads the result.
    *
+   * @return the stored result
    * @throws MissingCacheEntryException if the entry was cleared or evicted meanwhile
    * @throws CorruptCacheEntryException if the stored entry is damaged
    */
@@ -23,12 +26,24 @@ public interface MemorizedResult<R> extends Serializable {
   /** Deletes the entry; {@link #get()} fails afterwards. */
   void clear();
 
-  /** The stored metadata, if the entry exists (empty when caching is disabled). */
+  /**
+   * The stored metadata, if the entry exists (empty when caching is disabled).
+   *
+   * @return the entry's metadata, if it is still there
+   */
   Optional<CacheMetadata> metadata();
 
-  /** The function's short name. */
+  /**
+   * The function's short name.
+   *
+   * @return the function's name
+   */
   String function();
 
-  /** The call key (empty when caching is disabled). */
+  /**
+   * The call key (empty when caching is disabled).
+   *
+   * @return the call key
+   */
   String key();
 }

@@ -7,12 +7,12 @@ import io.joblib4j.fn.Fn3;
 import io.joblib4j.fn.Fn4;
 import io.joblib4j.fn.Fn5;
 import io.joblib4j.fn.Fn6;
-import io.joblib4j.spi.ByteSizes;
 import io.joblib4j.internal.memory.CacheSettings;
 import io.joblib4j.internal.memory.Eviction;
 import io.joblib4j.internal.memory.Locations;
 import io.joblib4j.internal.memory.Memoizer;
 import io.joblib4j.spi.Store;
+import io.joblib4j.spi.support.ByteSizes;
 import java.io.Serial;
 import java.io.Serializable;
 import java.net.URI;
@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * joblib's disk cache of function results: a memoized function computes a result once per
@@ -51,9 +52,14 @@ import java.util.Objects;
  * Memory} is serializable (the store is reopened where it lands), and so are its memoized
  * functions.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class Memory implements Serializable {
   @Serial private static final long serialVersionUID = 1L;
 
+  /**
+   * Where and how this Memory caches: its location and store options, not an open store (a copy
+   * sent to another JVM opens its own).
+   */
   private final CacheSettings settings;
 
   private Memory(CacheSettings settings) {
@@ -65,6 +71,7 @@ public final class Memory implements Serializable {
    * ({@code file:/...}, {@code hdfs://...}). {@code null} disables caching: memoized functions then
    * always compute.
    *
+   * @param location a path, a URI, or {@code null}
    * @throws IllegalArgumentException if the location is a local file (or lies under one), which can
    *     never hold a cache
    */
@@ -75,119 +82,299 @@ public final class Memory implements Serializable {
   /**
    * A cache in the local folder {@code location} (created if needed).
    *
+   * @param location the folder
    * @throws IllegalArgumentException if {@code location} is a file (or lies under one)
    */
   public Memory(Path location) {
     this(builder(location).settings());
   }
 
-  /** A cache at {@code location}, by its scheme. */
+  /**
+   * A cache at {@code location}, by its scheme.
+   *
+   * @param location {@code file:}, {@code hdfs:}, ... as the installed stores serve
+   */
   public Memory(URI location) {
     this(builder(location).settings());
   }
 
-  /** A cache in {@code store}. */
+  /**
+   * A cache in {@code store}.
+   *
+   * @param store an open store; its location is the Memory's
+   */
   public Memory(Store store) {
     this(builder(store).settings());
   }
 
-  /** A Memory that caches nothing (joblib's {@code Memory(None)}). */
+  /**
+   * A Memory that caches nothing (joblib's {@code Memory(None)}).
+   *
+   * @return a Memory whose memoized functions always compute
+   */
   public static Memory disabled() {
     return new Memory((String) null);
   }
 
-  /** A builder for a cache at {@code location} (null: disabled). */
+  /**
+   * A builder for a cache at {@code location} (null: disabled).
+   *
+   * @param location a path, a URI, or {@code null}
+   * @return the builder
+   */
   public static Builder builder(String location) {
     return new Builder(location == null ? null : location.trim(), null);
   }
 
-  /** A builder for a cache in the local folder {@code location}. */
+  /**
+   * A builder for a cache in the local folder {@code location}.
+   *
+   * @param location the folder
+   * @return the builder
+   */
   public static Builder builder(Path location) {
     return new Builder(Objects.requireNonNull(location, "location").toAbsolutePath().toString(), null);
   }
 
-  /** A builder for a cache at {@code location}. */
+  /**
+   * A builder for a cache at {@code location}.
+   *
+   * @param location a URI whose scheme selects the store
+   * @return the builder
+   */
   public static Builder builder(URI location) {
     return new Builder(Objects.requireNonNull(location, "location").toString(), null);
   }
 
-  /** A builder for a cache in {@code store}. */
+  /**
+   * A builder for a cache in {@code store}.
+   *
+   * @param store an open store
+   * @return the builder
+   */
   public static Builder builder(Store store) {
     Objects.requireNonNull(store, "store");
     return new Builder(store.location().toString(), store);
   }
 
-  /** The memoized version of {@code fn}. */
+  /**
+   * The memoized version of {@code fn}.
+   *
+   * @param <R> the result type
+   * @param fn the function: a method reference, a lambda or a function object
+   * @return the memoized function, of the same arity; call it as {@code fn} would be called
+   */
   public <R> MemoizedFn0<R> cache(Fn0<? extends R> fn) {
     return Memoizer.memoize(this, settings, fn, 0);
   }
 
-  /** The memoized version of {@code fn}. */
+  /**
+   * The memoized version of {@code fn}.
+   *
+   * @param <A> the type of the first argument
+   * @param <R> the result type
+   * @param fn the function: a method reference, a lambda or a function object
+   * @return the memoized function, of the same arity; call it as {@code fn} would be called
+   */
   public <A, R> MemoizedFn1<A, R> cache(Fn1<? super A, ? extends R> fn) {
     return Memoizer.memoize(this, settings, fn, 1);
   }
 
-  /** The memoized version of {@code fn}. */
+  /**
+   * The memoized version of {@code fn}.
+   *
+   * @param <A> the type of the first argument
+   * @param <B> the type of the second argument
+   * @param <R> the result type
+   * @param fn the function: a method reference, a lambda or a function object
+   * @return the memoized function, of the same arity; call it as {@code fn} would be called
+   */
   public <A, B, R> MemoizedFn2<A, B, R> cache(Fn2<? super A, ? super B, ? extends R> fn) {
     return Memoizer.memoize(this, settings, fn, 2);
   }
 
-  /** The memoized version of {@code fn}. */
+  /**
+   * The memoized version of {@code fn}.
+   *
+   * @param <A> the type of the first argument
+   * @param <B> the type of the second argument
+   * @param <C> the type of the third argument
+   * @param <R> the result type
+   * @param fn the function: a method reference, a lambda or a function object
+   * @return the memoized function, of the same arity; call it as {@code fn} would be called
+   */
   public <A, B, C, R> MemoizedFn3<A, B, C, R> cache(Fn3<? super A, ? super B, ? super C, ? extends R> fn) {
     return Memoizer.memoize(this, settings, fn, 3);
   }
 
-  /** The memoized version of {@code fn}. */
+  /**
+   * The memoized version of {@code fn}.
+   *
+   * @param <A> the type of the first argument
+   * @param <B> the type of the second argument
+   * @param <C> the type of the third argument
+   * @param <D> the type of the fourth argument
+   * @param <R> the result type
+   * @param fn the function: a method reference, a lambda or a function object
+   * @return the memoized function, of the same arity; call it as {@code fn} would be called
+   */
   public <A, B, C, D, R> MemoizedFn4<A, B, C, D, R> cache(
       Fn4<? super A, ? super B, ? super C, ? super D, ? extends R> fn) {
     return Memoizer.memoize(this, settings, fn, 4);
   }
 
-  /** The memoized version of {@code fn}. */
+  /**
+   * The memoized version of {@code fn}.
+   *
+   * @param <A> the type of the first argument
+   * @param <B> the type of the second argument
+   * @param <C> the type of the third argument
+   * @param <D> the type of the fourth argument
+   * @param <E> the type of the fifth argument
+   * @param <R> the result type
+   * @param fn the function: a method reference, a lambda or a function object
+   * @return the memoized function, of the same arity; call it as {@code fn} would be called
+   */
   public <A, B, C, D, E, R> MemoizedFn5<A, B, C, D, E, R> cache(
       Fn5<? super A, ? super B, ? super C, ? super D, ? super E, ? extends R> fn) {
     return Memoizer.memoize(this, settings, fn, 5);
   }
 
-  /** The memoized version of {@code fn}. */
+  /**
+   * The memoized version of {@code fn}.
+   *
+   * @param <A> the type of the first argument
+   * @param <B> the type of the second argument
+   * @param <C> the type of the third argument
+   * @param <D> the type of the fourth argument
+   * @param <E> the type of the fifth argument
+   * @param <F> the type of the sixth argument
+   * @param <R> the result type
+   * @param fn the function: a method reference, a lambda or a function object
+   * @return the memoized function, of the same arity; call it as {@code fn} would be called
+   */
   public <A, B, C, D, E, F, R> MemoizedFn6<A, B, C, D, E, F, R> cache(
       Fn6<? super A, ? super B, ? super C, ? super D, ? super E, ? super F, ? extends R> fn) {
     return Memoizer.memoize(this, settings, fn, 6);
   }
 
-  /** {@code cache(fn).apply()} (joblib's {@code Memory.eval}). */
+  /**
+   * {@code cache(fn).apply()} (joblib's {@code Memory.eval}).
+   *
+   * @param <R> the result type
+   * @param fn the function
+   * @return the cached result, computed and stored first if there is none
+   */
   public <R> R eval(Fn0<? extends R> fn) {
     return cache(fn).apply();
   }
 
-  /** {@code cache(fn).apply(a)}. */
+  /**
+   * {@code cache(fn).apply(a)}.
+   *
+   * @param <A> the type of the first argument
+   * @param <R> the result type
+   * @param fn the function
+   * @param a the first argument
+   * @return the cached result, computed and stored first if there is none
+   */
   public <A, R> R eval(Fn1<? super A, ? extends R> fn, A a) {
     return this.<A, R>cache(fn).apply(a);
   }
 
-  /** {@code cache(fn).apply(a, b)}. */
+  /**
+   * {@code cache(fn).apply(a, b)}.
+   *
+   * @param <A> the type of the first argument
+   * @param <B> the type of the second argument
+   * @param <R> the result type
+   * @param fn the function
+   * @param a the first argument
+   * @param b the second argument
+   * @return the cached result, computed and stored first if there is none
+   */
   public <A, B, R> R eval(Fn2<? super A, ? super B, ? extends R> fn, A a, B b) {
     return this.<A, B, R>cache(fn).apply(a, b);
   }
 
-  /** {@code cache(fn).apply(a, b, c)}. */
+  /**
+   * {@code cache(fn).apply(a, b, c)}.
+   *
+   * @param <A> the type of the first argument
+   * @param <B> the type of the second argument
+   * @param <C> the type of the third argument
+   * @param <R> the result type
+   * @param fn the function
+   * @param a the first argument
+   * @param b the second argument
+   * @param c the third argument
+   * @return the cached result, computed and stored first if there is none
+   */
   public <A, B, C, R> R eval(Fn3<? super A, ? super B, ? super C, ? extends R> fn, A a, B b, C c) {
     return this.<A, B, C, R>cache(fn).apply(a, b, c);
   }
 
-  /** {@code cache(fn).apply(a, b, c, d)}. */
+  /**
+   * {@code cache(fn).apply(a, b, c, d)}.
+   *
+   * @param <A> the type of the first argument
+   * @param <B> the type of the second argument
+   * @param <C> the type of the third argument
+   * @param <D> the type of the fourth argument
+   * @param <R> the result type
+   * @param fn the function
+   * @param a the first argument
+   * @param b the second argument
+   * @param c the third argument
+   * @param d the fourth argument
+   * @return the cached result, computed and stored first if there is none
+   */
   public <A, B, C, D, R> R eval(Fn4<? super A, ? super B, ? super C, ? super D, ? extends R> fn,
       A a, B b, C c, D d) {
     return this.<A, B, C, D, R>cache(fn).apply(a, b, c, d);
   }
 
-  /** {@code cache(fn).apply(a, b, c, d, e)}. */
+  /**
+   * {@code cache(fn).apply(a, b, c, d, e)}.
+   *
+   * @param <A> the type of the first argument
+   * @param <B> the type of the second argument
+   * @param <C> the type of the third argument
+   * @param <D> the type of the fourth argument
+   * @param <E> the type of the fifth argument
+   * @param <R> the result type
+   * @param fn the function
+   * @param a the first argument
+   * @param b the second argument
+   * @param c the third argument
+   * @param d the fourth argument
+   * @param e the fifth argument
+   * @return the cached result, computed and stored first if there is none
+   */
   public <A, B, C, D, E, R> R eval(Fn5<? super A, ? super B, ? super C, ? super D, ? super E, ? extends R> fn,
       A a, B b, C c, D d, E e) {
     return this.<A, B, C, D, E, R>cache(fn).apply(a, b, c, d, e);
   }
 
-  /** {@code cache(fn).apply(a, b, c, d, e, f)}. */
+  /**
+   * {@code cache(fn).apply(a, b, c, d, e, f)}.
+   *
+   * @param <A> the type of the first argument
+   * @param <B> the type of the second argument
+   * @param <C> the type of the third argument
+   * @param <D> the type of the fourth argument
+   * @param <E> the type of the fifth argument
+   * @param <F> the type of the sixth argument
+   * @param <R> the result type
+   * @param fn the function
+   * @param a the first argument
+   * @param b the second argument
+   * @param c the third argument
+   * @param d the fourth argument
+   * @param e the fifth argument
+   * @param f the sixth argument
+   * @return the cached result, computed and stored first if there is none
+   */
   public <A, B, C, D, E, F, R> R eval(
       Fn6<? super A, ? super B, ? super C, ? super D, ? super E, ? super F, ? extends R> fn,
       A a, B b, C c, D d, E e, F f) {
@@ -208,12 +395,24 @@ public final class Memory implements Serializable {
    * "10G"}, {@code "500M"}, a number of bytes, or null for no limit) and {@code itemsLimit} entries
    * (null: no limit), and no entry older than {@code ageLimit} (null: no limit). Returns how many
    * entries were deleted.
+   *
+   * @param bytesLimit the most bytes to keep, e.g. {@code "10G"}, or null
+   * @param itemsLimit the most entries to keep, or null
+   * @param ageLimit the oldest an entry may be, or null
+   * @return the number of entries deleted
    */
   public int reduceSize(String bytesLimit, Integer itemsLimit, Duration ageLimit) {
     return reduceSize(bytesLimit == null ? null : ByteSizes.parse(bytesLimit), itemsLimit, ageLimit);
   }
 
-  /** Like {@link #reduceSize(String, Integer, Duration)} with a byte count. */
+  /**
+   * Like {@link #reduceSize(String, Integer, Duration)} with a byte count.
+   *
+   * @param bytesLimit the most bytes to keep, or null
+   * @param itemsLimit the most entries to keep, or null
+   * @param ageLimit the oldest an entry may be, or null
+   * @return the number of entries deleted
+   */
   public int reduceSize(Long bytesLimit, Integer itemsLimit, Duration ageLimit) {
     if (ageLimit != null && ageLimit.isNegative()) {
       throw new IllegalArgumentException("ageLimit has to be a positive duration, got " + ageLimit);
@@ -224,12 +423,20 @@ public final class Memory implements Serializable {
     return Eviction.reduce(settings, bytesLimit, itemsLimit, ageLimit);
   }
 
-  /** The location, or null when caching is disabled. */
+  /**
+   * The location, or null when caching is disabled.
+   *
+   * @return the location as given (a path or a URI), or null
+   */
   public String location() {
     return settings.location();
   }
 
-  /** Whether this Memory caches anything. */
+  /**
+   * Whether this Memory caches anything.
+   *
+   * @return false for a disabled Memory
+   */
   public boolean enabled() {
     return settings.location() != null;
   }
@@ -240,6 +447,7 @@ public final class Memory implements Serializable {
   }
 
   /** Options of a {@link Memory}; every memoized function inherits them unless it sets its own. */
+  @API(status = API.Status.STABLE, since = "0.1")
   public static final class Builder {
     private final String location;
     private final Store store;
@@ -265,7 +473,12 @@ public final class Memory implements Serializable {
       this.store = store;
     }
 
-    /** 0 silent; 1 (the default, as joblib) prints each computation; above 1 also loads. */
+    /**
+     * 0 silent; 1 (the default, as joblib) prints each computation; above 1 also loads.
+     *
+     * @param level the verbosity, 0 or more
+     * @return this builder
+     */
     public Builder verbose(int level) {
       if (level < 0) {
         throw new IllegalArgumentException("verbose must be >= 0, got " + level);
@@ -274,19 +487,34 @@ public final class Memory implements Serializable {
       return this;
     }
 
-    /** Compresses stored results; compressed results cannot be memory-mapped. */
+    /**
+     * Compresses stored results; compressed results cannot be memory-mapped.
+     *
+     * @param compress how stored results are compressed
+     * @return this builder
+     */
     public Builder compress(Compress compress) {
       this.compress = Objects.requireNonNull(compress, "compress");
       return this;
     }
 
-    /** Loads cached arrays memory-mapped ({@code READ_ONLY} or {@code COPY_ON_WRITE}). */
+    /**
+     * Loads cached arrays memory-mapped ({@code READ_ONLY} or {@code COPY_ON_WRITE}).
+     *
+     * @param mode {@link MmapMode#READ_ONLY} or {@link MmapMode#COPY_ON_WRITE}
+     * @return this builder
+     */
     public Builder mmapMode(MmapMode mode) {
       this.mmapMode = Memoizer.checkMmapMode(mode);
       return this;
     }
 
-    /** The time source for metadata, expiry and {@code reduceSize}; serializable. */
+    /**
+     * The time source for metadata, expiry and {@code reduceSize}; serializable.
+     *
+     * @param clock a serializable clock
+     * @return this builder
+     */
     public Builder clock(Clock clock) {
       if (!(clock instanceof Serializable)) {
         throw new IllegalArgumentException("the clock must be Serializable (Memory travels to other JVMs)");
@@ -295,13 +523,24 @@ public final class Memory implements Serializable {
       return this;
     }
 
-    /** An option for the store, e.g. for joblib4j-hdfs-store. */
+    /**
+     * An option for the store, e.g. for joblib4j-hdfs-store.
+     *
+     * @param key the option's name, as the store documents it
+     * @param value its value
+     * @return this builder
+     */
     public Builder storeOption(String key, Object value) {
       storeOptions.put(Objects.requireNonNull(key, "key"), value);
       return this;
     }
 
-    /** Allows these classes in cached results, beyond the default allow-list. */
+    /**
+     * Allows these classes in cached results, beyond the default allow-list.
+     *
+     * @param classes classes cached results may contain
+     * @return this builder
+     */
     public Builder allow(Class<?>... classes) {
       for (Class<?> c : classes) {
         allowed.add(c.getName());
@@ -309,7 +548,12 @@ public final class Memory implements Serializable {
       return this;
     }
 
-    /** Allows every class of these packages in cached results. */
+    /**
+     * Allows every class of these packages in cached results.
+     *
+     * @param packages package names, e.g. {@code com.acme.model}
+     * @return this builder
+     */
     public Builder allowPackages(String... packages) {
       allowedPackages.addAll(java.util.Arrays.asList(packages));
       return this;
@@ -318,6 +562,8 @@ public final class Memory implements Serializable {
     /**
      * Loads any class from the store: only for a store nobody else can write to, since whoever
      * can write it can then make this JVM run code.
+     *
+     * @return this builder
      */
     public Builder trusted() {
       this.trusted = true;
@@ -362,13 +608,18 @@ public final class Memory implements Serializable {
       return this;
     }
 
+    /**
+     * The Memory; its store is opened at the first call that needs it.
+     *
+     * @return the Memory
+     */
     public Memory build() {
       return new Memory(settings());
     }
 
     CacheSettings settings() {
       if (mmapMode != null && !compress.equals(Compress.none())) {
-        io.joblib4j.spi.Warnings.warn(Memory.class,
+        io.joblib4j.spi.support.Warnings.warn(Memory.class,
             "Compressed results cannot be memory-mapped: mmapMode is ignored for this Memory");
       }
       return new CacheSettings(location, store, storeOptions, verbose, compress, mmapMode, clock,

@@ -1,12 +1,14 @@
 package io.joblib4j;
 
 import java.util.Locale;
+import org.apiguardian.api.API;
 
 /**
  * How {@link Joblib#load(java.nio.file.Path, MmapMode)} maps array data instead of reading it
  * (joblib's {@code mmap_mode}). Only uncompressed files loaded from a {@code Path} can be mapped;
  * anything else is loaded in memory with a warning.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public enum MmapMode {
   /** joblib {@code "r"}: shared, read-only; writing to the array throws. */
   READ_ONLY("r"),
@@ -21,7 +23,11 @@ public enum MmapMode {
     this.joblibName = joblibName;
   }
 
-  /** The joblib / numpy spelling of this mode: {@code "r"}, {@code "r+"} or {@code "c"}. */
+  /**
+   * The joblib / numpy spelling of this mode: {@code "r"}, {@code "r+"} or {@code "c"}.
+   *
+   * @return {@code "r"}, {@code "r+"} or {@code "c"}
+   */
   public String joblibName() {
     return joblibName;
   }
@@ -31,6 +37,8 @@ public enum MmapMode {
    * "w+"}, which means {@link #READ_WRITE} (joblib never zeroes data on load). Also accepts the enum
    * names, case-insensitively.
    *
+   * @param mode joblib's {@code "r"}, {@code "r+"}, {@code "w+"} or {@code "c"}
+   * @return the mode
    * @throws IllegalArgumentException for any other string
    */
   public static MmapMode fromJoblib(String mode) {

@@ -4,13 +4,13 @@ import static io.joblib4j.Delayed.delayed;
 
 import io.joblib4j.fn.Fn1;
 import io.joblib4j.internal.CpuCount;
-import io.joblib4j.internal.parallel.BackendRegistry;
 import io.joblib4j.internal.parallel.CallPlan;
 import io.joblib4j.internal.parallel.Calls;
 import io.joblib4j.internal.parallel.ConfigStack;
 import io.joblib4j.internal.parallel.ConfigValues;
 import io.joblib4j.internal.parallel.DetachedConfig;
 import io.joblib4j.spi.Backend;
+import io.joblib4j.spi.Backends;
 import java.io.Serial;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
+import org.apiguardian.api.API;
 
 /**
  * joblib's parallel for-loop: runs {@link Delayed} tasks on a backend's workers and gives back
@@ -60,17 +61,30 @@ import java.util.stream.Stream;
  * or uses, so no {@code @transient} is needed on a {@code val p = Parallel...}. The copy owns no
  * workers: a backend given as an instance is created again by name if the copy is ever used.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class Parallel implements AutoCloseable, Serializable {
   @Serial private static final long serialVersionUID = 1L;
+  /** The options set on the builder; the rest come from the context when a call starts. */
   private final ConfigValues explicit;
+  /**
+   * The backends this instance created by name, kept for its next calls and closed by {@link
+   * #close()}.
+   */
   private final Map<String, Backend> ownedBackends = new LinkedHashMap<>();
+  /** Set while a call runs: one call at a time. */
   private final AtomicBoolean running = new AtomicBoolean();
+  /** Set by {@link #close()}. */
   private volatile boolean closed;
 
   private Parallel(ConfigValues explicit) {
     this.explicit = explicit;
   }
 
+  /**
+   * Serialized as its settings alone: the copy owns no workers.
+   *
+   * @return the settings, which deserialize as a new {@code Parallel}
+   */
   @Serial
   private Object writeReplace() {
     return new Detached(DetachedConfig.of(explicit));
@@ -84,17 +98,31 @@ public final class Parallel implements AutoCloseable, Serializable {
     }
   }
 
-  /** A {@code Parallel} with {@code nJobs} jobs and everything else from the context or defaults. */
+  /**
+   * A {@code Parallel} with {@code nJobs} jobs and everything else from the context or defaults.
+   *
+   * @param nJobs the number of jobs: {@code -1} all CPUs, {@code -2} all but one
+   * @return the instance
+   */
   public static Parallel nJobs(int nJobs) {
     return builder().nJobs(nJobs).build();
   }
 
-  /** A builder for every option. */
+  /**
+   * A builder for every option.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** The number of CPUs this JVM may use (affinity, cgroup quotas and {@code JOBLIB4J_MAX_CPU_COUNT} honoured). */
+  /**
+   * The number of CPUs this JVM may use (affinity, cgroup quotas and {@code JOBLIB4J_MAX_CPU_COUNT}
+   * honoured).
+   *
+   * @return the number of CPUs, at least 1
+   */
   public static int cpuCount() {
     return CpuCount.get();
   }
@@ -102,6 +130,9 @@ public final class Parallel implements AutoCloseable, Serializable {
   /**
    * How many workers a call with {@code nJobs} would use on the current default backend (the
    * active {@link ParallelConfig}'s, else threads); joblib's {@code effective_n_jobs}.
+   *
+   * @param nJobs as {@link Builder#nJobs(int)} takes it
+   * @return the number of workers
    */
   public static int effectiveNJobs(int nJobs) {
     try (Parallel p = builder().nJobs(nJobs).build()) {
@@ -109,17 +140,33 @@ public final class Parallel implements AutoCloseable, Serializable {
     }
   }
 
-  /** How many workers this instance's next call will use. */
+  /**
+   * How many workers this instance's next call will use.
+   *
+   * @return the number of workers
+   */
   public int effectiveNJobs() {
     return plan().nJobs();
   }
 
-  /** Runs every task and returns the results in input order. */
+  /**
+   * Runs every task and returns the results in input order.
+   *
+   * @param <R> the result type
+   * @param tasks the tasks, taken lazily as the call dispatches them
+   * @return every result, in the order of the tasks
+   */
   public <R> List<R> run(Stream<? extends Delayed<? extends R>> tasks) {
     return Calls.collect(start(tasks, true));
   }
 
-  /** Runs every task and returns the results in input order. */
+  /**
+   * Runs every task and returns the results in input order.
+   *
+   * @param <R> the result type
+   * @param tasks the tasks, taken lazily as the call dispatches them
+   * @return every result, in the order of the tasks
+   */
   public <R> List<R> run(Iterable<? extends Delayed<? extends R>> tasks) {
     return Calls.collect(start(tasks, true));
   }
@@ -127,12 +174,22 @@ public final class Parallel implements AutoCloseable, Serializable {
   /**
    * Starts the tasks and streams their results in input order as they are ready (joblib's {@code
    * return_as="generator"}). Close the iterator, or read it to the end, before the next call.
+   *
+   * @param <R> the result type
+   * @param tasks the tasks, taken lazily as the call dispatches them
+   * @return the results, in input order; closing it cancels what still runs
    */
   public <R> ResultIterator<R> iterate(Stream<? extends Delayed<? extends R>> tasks) {
     return start(tasks, true);
   }
 
-  /** Like {@link #iterate(Stream)}. */
+  /**
+   * Like {@link #iterate(Stream)}.
+   *
+   * @param <R> the result type
+   * @param tasks the tasks, taken lazily as the call dispatches them
+   * @return the results, in input order; closing it cancels what still runs
+   */
   public <R> ResultIterator<R> iterate(Iterable<? extends Delayed<? extends R>> tasks) {
     return start(tasks, true);
   }
@@ -140,17 +197,35 @@ public final class Parallel implements AutoCloseable, Serializable {
   /**
    * Starts the tasks and streams their results as they finish, fastest first (joblib's {@code
    * return_as="generator_unordered"}).
+   *
+   * @param <R> the result type
+   * @param tasks the tasks, taken lazily as the call dispatches them
+   * @return the results, as they finish; closing it cancels what still runs
    */
   public <R> ResultIterator<R> iterateUnordered(Stream<? extends Delayed<? extends R>> tasks) {
     return start(tasks, false);
   }
 
-  /** Like {@link #iterateUnordered(Stream)}. */
+  /**
+   * Like {@link #iterateUnordered(Stream)}.
+   *
+   * @param <R> the result type
+   * @param tasks the tasks, taken lazily as the call dispatches them
+   * @return the results, as they finish; closing it cancels what still runs
+   */
   public <R> ResultIterator<R> iterateUnordered(Iterable<? extends Delayed<? extends R>> tasks) {
     return start(tasks, false);
   }
 
-  /** {@code fn} applied to every input, in input order: {@code run(delayed(fn, x) for x in inputs)}. */
+  /**
+   * {@code fn} applied to every input, in input order: {@code run(delayed(fn, x) for x in inputs)}.
+   *
+   * @param <T> the input type
+   * @param <R> the result type
+   * @param fn the function
+   * @param inputs the inputs, taken lazily
+   * @return {@code fn} of every input, in input order
+   */
   public <T, R> List<R> map(Fn1<? super T, ? extends R> fn, Iterable<? extends T> inputs) {
     Objects.requireNonNull(fn, "fn");
     Iterator<? extends T> in = inputs.iterator();
@@ -168,7 +243,15 @@ public final class Parallel implements AutoCloseable, Serializable {
     return Calls.collect(start(tasks, true));
   }
 
-  /** {@code fn} applied to every input of the stream, in input order. */
+  /**
+   * {@code fn} applied to every input of the stream, in input order.
+   *
+   * @param <T> the input type
+   * @param <R> the result type
+   * @param fn the function
+   * @param inputs the inputs, taken lazily
+   * @return {@code fn} of every input, in input order
+   */
   public <T, R> List<R> map(Fn1<? super T, ? extends R> fn, Stream<? extends T> inputs) {
     Objects.requireNonNull(fn, "fn");
     return run(inputs.map(x -> delayed(fn, x)));
@@ -260,7 +343,7 @@ public final class Parallel implements AutoCloseable, Serializable {
       }
       Backend b = ownedBackends.get(key);
       if (b == null) {
-        b = BackendRegistry.provider(name).create(options);
+        b = Backends.create(name, options);
         ownedBackends.put(key, b);
       }
       return b;
@@ -268,10 +351,15 @@ public final class Parallel implements AutoCloseable, Serializable {
   }
 
   /** Builds a {@link Parallel}; every setter validates its value at once. */
+  @API(status = API.Status.STABLE, since = "0.1")
   public static final class Builder extends ParallelOptions<Builder> {
     private Builder() {}
 
-    /** The configured instance. Builders can be reused; each build is independent. */
+    /**
+     * The configured instance. Builders can be reused; each build is independent.
+     *
+     * @return a new instance
+     */
     public Parallel build() {
       return new Parallel(options.toValues());
     }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Thread-scoped defaults for every {@link Parallel} call made in a block of code — joblib's
@@ -28,6 +29,7 @@ import java.util.Optional;
  * #nestingLevel()} is 1 in a task of a top-level call, and {@link #threadBudget()} is how many
  * threads the task may use itself ({@code cpuCount / nJobs} of the enclosing call).
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class ParallelConfig {
   private final ConfigValues values;
 
@@ -35,77 +37,140 @@ public final class ParallelConfig {
     this.values = values;
   }
 
-  /** The settings in effect on the current thread (nothing set outside any scope). */
+  /**
+   * The settings in effect on the current thread (nothing set outside any scope).
+   *
+   * @return the configuration in effect in this thread
+   */
   public static ParallelConfig current() {
     return new ParallelConfig(ConfigStack.current());
   }
 
-  /** A new configuration to fill in. */
+  /**
+   * A new configuration to fill in.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** Starts a configuration naming a backend ({@code "threads"}, {@code "spark"}, ...). */
+  /**
+   * Starts a configuration naming a backend ({@code "threads"}, {@code "spark"}, ...).
+   *
+   * @param name a registered backend's name
+   * @return a new builder with that backend
+   */
   public static Builder backend(String name) {
     return builder().backend(name);
   }
 
-  /** Starts a configuration with a backend instance. */
+  /**
+   * Starts a configuration with a backend instance.
+   *
+   * @param instance the backend
+   * @return a new builder with that backend
+   */
   public static Builder backend(Backend instance) {
     return builder().backend(instance);
   }
 
-  /** Starts a configuration setting the number of jobs. */
+  /**
+   * Starts a configuration setting the number of jobs.
+   *
+   * @param nJobs the number of jobs
+   * @return a new builder with that number of jobs
+   */
   public static Builder nJobs(int nJobs) {
     return builder().nJobs(nJobs);
   }
 
-  /** Makes these settings current on this thread until the returned scope is closed. */
+  /**
+   * Makes these settings current on this thread until the returned scope is closed.
+   *
+   * @return the scope; closing it restores the configuration before it
+   */
   public Scope apply() {
     return new Scope(ConfigStack.push(values));
   }
 
-  /** The backend name set, if any. */
+  /**
+   * The backend name set, if any.
+   *
+   * @return the backend's name, if one was set by name
+   */
   public Optional<String> backendName() {
     return Optional.ofNullable(values.backendName());
   }
 
-  /** The backend instance set, if any. */
+  /**
+   * The backend instance set, if any.
+   *
+   * @return the backend, if one was set as an instance
+   */
   public Optional<Backend> backendInstance() {
     return Optional.ofNullable(values.backend());
   }
 
-  /** The options for the named backend. */
+  /**
+   * The options for the named backend.
+   *
+   * @return the backend options set, by name
+   */
   public Map<String, Object> backendOptions() {
     return values.backendOptions();
   }
 
-  /** The number of jobs set, if any. */
+  /**
+   * The number of jobs set, if any.
+   *
+   * @return the number of jobs, if set
+   */
   public Optional<Integer> nJobs() {
     return Optional.ofNullable(values.nJobs());
   }
 
-  /** The verbosity set, if any. */
+  /**
+   * The verbosity set, if any.
+   *
+   * @return the verbosity, if set
+   */
   public Optional<Integer> verbose() {
     return Optional.ofNullable(values.verbose());
   }
 
-  /** The timeout set, if any. */
+  /**
+   * The timeout set, if any.
+   *
+   * @return the timeout, if set
+   */
   public Optional<Duration> timeout() {
     return Optional.ofNullable(values.timeout());
   }
 
-  /** The worker initializer set, if any. */
+  /**
+   * The worker initializer set, if any.
+   *
+   * @return the initializer, if set
+   */
   public Optional<Action> initializer() {
     return Optional.ofNullable(values.initializer());
   }
 
-  /** The temporary folder for shared arguments set, if any. */
+  /**
+   * The temporary folder for shared arguments set, if any.
+   *
+   * @return the folder, if set
+   */
   public Optional<Path> tempFolder() {
     return Optional.ofNullable(values.tempFolder());
   }
 
-  /** 0 outside any task; 1 inside a task of a top-level call; 2 one level deeper; ... */
+  /**
+   * 0 outside any task; 1 inside a task of a top-level call; 2 one level deeper; ...
+   *
+   * @return the nesting level, from 0
+   */
   public int nestingLevel() {
     return values.nestingLevel();
   }
@@ -114,6 +179,8 @@ public final class ParallelConfig {
    * How many threads code running here may use: inside a task, the budget of the enclosing call
    * ({@code cpuCount / nJobs}, or what {@code innerThreads} set); outside tasks, {@link
    * Parallel#cpuCount()}. Libraries with their own thread pools should size them with it.
+   *
+   * @return the number of threads, at least 1
    */
   public int threadBudget() {
     if (values.threadBudget() > 0) {
@@ -128,6 +195,7 @@ public final class ParallelConfig {
   }
 
   /** An applied configuration; closing it restores the previous one. */
+  @API(status = API.Status.STABLE, since = "0.1")
   public static final class Scope implements AutoCloseable {
     private final ConfigStack.Scope scope;
 
@@ -147,27 +215,46 @@ public final class ParallelConfig {
   }
 
   /** Fills in a {@link ParallelConfig}; every setter validates its value at once. */
+  @API(status = API.Status.STABLE, since = "0.1")
   public static final class Builder extends ParallelOptions<Builder> {
     private Builder() {}
 
-    /** An option for the named backend, e.g. {@code option("heap", "512m")} for processes. */
+    /**
+     * An option for the named backend, e.g. {@code option("heap", "512m")} for processes.
+     *
+     * @param key the option's name, as the backend documents it
+     * @param value its value
+     * @return this builder
+     */
     public Builder option(String key, Object value) {
       options.backendOption(key, value);
       return this;
     }
 
-    /** Resets nJobs to the backend's default inside this scope (joblib's {@code n_jobs=None}). */
+    /**
+     * Resets nJobs to the backend's default inside this scope (joblib's {@code n_jobs=None}).
+     *
+     * @return this builder
+     */
     public Builder defaultNJobs() {
       options.resetNJobs();
       return this;
     }
 
-    /** The configuration, not yet applied. */
+    /**
+     * The configuration, not yet applied.
+     *
+     * @return the configuration
+     */
     public ParallelConfig build() {
       return new ParallelConfig(options.toValues());
     }
 
-    /** Builds the configuration and applies it: {@code try (var s = ....apply()) { ... }}. */
+    /**
+     * Builds the configuration and applies it: {@code try (var s = ....apply()) { ... }}.
+     *
+     * @return the scope; closing it restores the configuration before it
+     */
     public Scope apply() {
       return build().apply();
     }

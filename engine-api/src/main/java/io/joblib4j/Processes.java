@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Builds a {@code processes} backend explicitly — child-JVM workers, joblib's {@code loky} — for
@@ -35,27 +36,44 @@ import java.util.Objects;
  * <java.io.tmpdir>/joblib4j-cds-<user>}: about a fifth less CPU to start. {@code
  * -Djoblib4j.processes.cds=false} turns this off; a CDS option in {@code jvmOptions} does too.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public final class Processes {
   private Processes() {}
 
-  /** A builder with the defaults. */
+  /**
+   * A builder with the defaults.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
 
   /** Builds a processes backend; every setter checks its value when the backend is built. */
+  @API(status = API.Status.MAINTAINED, since = "0.1")
   public static final class Builder {
     private final Map<String, Object> options = new LinkedHashMap<>();
 
     private Builder() {}
 
-    /** The workers' maximum heap, as for {@code -Xmx}: {@code "512m"}, {@code "4g"}. Default: the JVM's. */
+    /**
+     * The workers' maximum heap, as for {@code -Xmx}: {@code "512m"}, {@code "4g"}. Default: the
+     * JVM's.
+     *
+     * @param size a JVM size, e.g. {@code "2g"}
+     * @return this builder
+     */
     public Builder heap(String size) {
       options.put("heap", Objects.requireNonNull(size, "size"));
       return this;
     }
 
-    /** More JVM options for the workers, after the inherited ones (so they win). */
+    /**
+     * More JVM options for the workers, after the inherited ones (so they win).
+     *
+     * @param jvmOptions JVM flags, one per element
+     * @return this builder
+     */
     public Builder jvmOptions(String... jvmOptions) {
       options.put("jvmOptions", List.of(jvmOptions));
       return this;
@@ -65,25 +83,43 @@ public final class Processes {
      * Whether workers inherit this JVM's module flags ({@code --add-opens} ...), {@code -D}
      * properties and assertion switches (default true). Heap, GC and agent options are never
      * inherited.
+     *
+     * @param inherit whether workers get this JVM's flags
+     * @return this builder
      */
     public Builder inheritJvmOptions(boolean inherit) {
       options.put("inheritJvmOptions", inherit);
       return this;
     }
 
-    /** Environment variables for the workers, over this JVM's environment. */
+    /**
+     * Environment variables for the workers, over this JVM's environment.
+     *
+     * @param env variables added to the workers' environment
+     * @return this builder
+     */
     public Builder env(Map<String, String> env) {
       options.put("env", Map.copyOf(env));
       return this;
     }
 
-    /** How long an idle worker waits for work before it exits (default 300 s). */
+    /**
+     * How long an idle worker waits for work before it exits (default 300 s).
+     *
+     * @param timeout how long an idle worker is kept
+     * @return this builder
+     */
     public Builder idleTimeout(Duration timeout) {
       options.put("idleTimeout", Objects.requireNonNull(timeout, "timeout"));
       return this;
     }
 
-    /** How long a new worker may take to connect before its start counts as failed (default 60 s). */
+    /**
+     * How long a new worker may take to connect before its start counts as failed (default 60 s).
+     *
+     * @param timeout how long a worker may take to connect
+     * @return this builder
+     */
     public Builder startTimeout(Duration timeout) {
       options.put("startTimeout", Objects.requireNonNull(timeout, "timeout"));
       return this;
@@ -93,6 +129,9 @@ public final class Processes {
      * Whether to share workers with other processes backends of equal settings in this JVM
      * (default true, like loky's reusable executor). With {@code false}, this backend's workers
      * are its own and stop when it is closed.
+     *
+     * @param reuse whether workers serve several calls
+     * @return this builder
      */
     public Builder reuse(boolean reuse) {
       options.put("reuse", reuse);
@@ -102,6 +141,7 @@ public final class Processes {
     /**
      * The backend.
      *
+     * @return the backend, which its caller closes
      * @throws IllegalArgumentException if a setting is invalid
      */
     public Backend build() {

@@ -3,6 +3,7 @@ package io.joblib4j;
 import java.io.PrintWriter;
 import java.io.Serial;
 import java.io.StringWriter;
+import org.apiguardian.api.API;
 
 /**
  * Stands in for an exception a task threw in another JVM — a child worker of the {@code processes}
@@ -14,14 +15,19 @@ import java.io.StringWriter;
  *
  * <p>Exceptions that can travel come back as themselves, on every backend; only these do not.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public class RemoteTaskException extends JoblibException {
   @Serial private static final long serialVersionUID = 1L;
   /** Cause chains can be cyclic through a misbehaving {@code getCause()}. */
   private static final int MAX_DEPTH = 32;
 
+  /** The original exception's class name. */
   private final String remoteClassName;
+  /** Its message, or null. */
   private final String remoteMessage;
+  /** Its stack trace, causes included, as printed where it was thrown. */
   private final String remoteStackTrace;
+  /** The worker it was thrown in. */
   private final String worker;
 
   /**
@@ -52,6 +58,8 @@ public class RemoteTaskException extends JoblibException {
    * trace elements, so it can always travel.
    *
    * @param worker the worker {@code original} was thrown in
+   * @param original the exception a task threw
+   * @return the stand-in, with the same for each cause
    */
   public static RemoteTaskException of(Throwable original, String worker) {
     return copy(original, worker, true, 0);
@@ -75,22 +83,39 @@ public class RemoteTaskException extends JoblibException {
     return copy;
   }
 
-  /** The class of the exception the task threw, e.g. {@code com.example.ModelError}. */
+  /**
+   * The class of the exception the task threw, e.g. {@code com.example.ModelError}.
+   *
+   * @return the binary class name
+   */
   public String remoteClassName() {
     return remoteClassName;
   }
 
-  /** Its message, or null. */
+  /**
+   * Its message, or null.
+   *
+   * @return the message, or null
+   */
   public String remoteMessage() {
     return remoteMessage;
   }
 
-  /** Its stack trace as {@link Throwable#printStackTrace()} printed it in the worker, causes included. */
+  /**
+   * Its stack trace as {@link Throwable#printStackTrace()} printed it in the worker, causes
+   * included.
+   *
+   * @return the stack trace as text
+   */
   public String remoteStackTrace() {
     return remoteStackTrace;
   }
 
-  /** The worker it was thrown in. */
+  /**
+   * The worker it was thrown in.
+   *
+   * @return e.g. {@code "process 4711"} or {@code "executor 3 on host-a"}
+   */
   public String worker() {
     return worker;
   }

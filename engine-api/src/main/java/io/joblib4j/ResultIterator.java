@@ -1,6 +1,7 @@
 package io.joblib4j;
 
 import java.util.Iterator;
+import org.apiguardian.api.API;
 
 /**
  * The results of {@link Parallel#iterate} or {@link Parallel#iterateUnordered}, streamed as tasks
@@ -9,6 +10,7 @@ import java.util.Iterator;
  *
  * @param <R> the result type
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public interface ResultIterator<R> extends Iterator<R>, AutoCloseable {
 
   /** Stops the call if results remain: running tasks are cancelled. Idempotent. */

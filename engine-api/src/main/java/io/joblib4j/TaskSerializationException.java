@@ -1,6 +1,7 @@
 package io.joblib4j;
 
 import java.io.Serial;
+import org.apiguardian.api.API;
 
 /**
  * A task, its initializer or its result could not cross the boundary to or from a worker JVM:
@@ -11,10 +12,13 @@ import java.io.Serial;
  * that leads to it from the task ({@code argument 1 (Model) → field 'client' (Client) → field
  * 'socket' (java.net.Socket)}). The call fails; the workers stay healthy for the next call.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public class TaskSerializationException extends JoblibException {
   @Serial private static final long serialVersionUID = 1L;
 
+  /** The class at fault, or null. */
   private final String className;
+  /** The field path to it, or {@code ""}. */
   private final String path;
 
   /**
@@ -29,12 +33,20 @@ public class TaskSerializationException extends JoblibException {
     this.path = path == null ? "" : path;
   }
 
-  /** The class at fault (binary name), or {@code null} if the error does not name one. */
+  /**
+   * The class at fault (binary name), or {@code null} if the error does not name one.
+   *
+   * @return the binary class name, or {@code null}
+   */
   public String className() {
     return className;
   }
 
-  /** The field path from the task to the object at fault, or {@code ""} if not known. */
+  /**
+   * The field path from the task to the object at fault, or {@code ""} if not known.
+   *
+   * @return the path, e.g. {@code argument 0 (Model) → field 'client' (Client)}
+   */
   public String path() {
     return path;
   }

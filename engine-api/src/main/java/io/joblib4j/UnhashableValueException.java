@@ -2,6 +2,7 @@ package io.joblib4j;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * {@link Joblib#hash} (or a memoized function computing its call key) met a value it cannot hash:
@@ -23,13 +24,17 @@ import java.util.List;
  * exception passes through: {@link #within(String)}, {@link #relabelFirst(String)} and {@link
  * #advise(String)}.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class UnhashableValueException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
   /** Paths longer than this are shown by their first and last steps. */
   private static final int SHOWN = 12;
 
+  /** What is wrong with the value. */
   private final String problem;
+  /** The steps from the root value to it, added while the exception unwinds. */
   private final ArrayList<String> path = new ArrayList<>();
+  /** What to do about it, the innermost advice first. */
   private final ArrayList<String> fixes = new ArrayList<>();
 
   /**

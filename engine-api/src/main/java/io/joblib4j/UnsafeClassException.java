@@ -1,6 +1,7 @@
 package io.joblib4j;
 
 import io.joblib4j.internal.persist.ClassNames;
+import org.apiguardian.api.API;
 
 /**
  * {@link Joblib#load} met a class that is not on the load allow-list, and refused it before
@@ -8,9 +9,11 @@ import io.joblib4j.internal.persist.ClassNames;
  * {@code LoadOptions.builder().allow(TheClass.class)} (or {@code allowPackages("com.acme")}), or,
  * for files you produced yourself, {@code LoadOptions.trusted()}.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public class UnsafeClassException extends JoblibException {
   private static final long serialVersionUID = 1L;
 
+  /** The refused class. */
   private final String className;
 
   /**

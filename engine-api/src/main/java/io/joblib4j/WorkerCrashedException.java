@@ -2,6 +2,7 @@ package io.joblib4j;
 
 import java.io.Serial;
 import java.util.OptionalInt;
+import org.apiguardian.api.API;
 
 /**
  * A worker JVM of the {@code processes} backend died while it ran a batch of the call: it was
@@ -12,11 +13,15 @@ import java.util.OptionalInt;
  * <p>The call fails (joblib's {@code TerminatedWorkerError}); the backend replaces the worker, so
  * the next call on the same backend works. Tasks are not retried: they may have had side effects.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public class WorkerCrashedException extends JoblibException {
   @Serial private static final long serialVersionUID = 1L;
 
+  /** The worker's process id. */
   private final long pid;
+  /** Its exit status, or -1 if unknown. */
   private final int exitCode;
+  /** A short phrase saying why it likely died. */
   private final String likelyCause;
 
   /**
@@ -33,22 +38,38 @@ public class WorkerCrashedException extends JoblibException {
     this.likelyCause = likelyCause;
   }
 
-  /** The process id of the worker that died. */
+  /**
+   * The process id of the worker that died.
+   *
+   * @return the process id
+   */
   public long pid() {
     return pid;
   }
 
-  /** The worker's exit status, if it is known. */
+  /**
+   * The worker's exit status, if it is known.
+   *
+   * @return the exit status, if known
+   */
   public OptionalInt exitCode() {
     return exitCode < 0 ? OptionalInt.empty() : OptionalInt.of(exitCode);
   }
 
-  /** The signal that killed the worker ({@code 9} for SIGKILL), if it died by a signal. */
+  /**
+   * The signal that killed the worker ({@code 9} for SIGKILL), if it died by a signal.
+   *
+   * @return the signal, if the worker died of one
+   */
   public OptionalInt signal() {
     return exitCode > 128 && exitCode < 128 + 65 ? OptionalInt.of(exitCode - 128) : OptionalInt.empty();
   }
 
-  /** The likely cause, e.g. {@code "ran out of Java heap"} or {@code "killed by SIGKILL"}. */
+  /**
+   * The likely cause, e.g. {@code "ran out of Java heap"} or {@code "killed by SIGKILL"}.
+   *
+   * @return e.g. {@code "ran out of Java heap"}
+   */
   public String likelyCause() {
     return likelyCause;
   }

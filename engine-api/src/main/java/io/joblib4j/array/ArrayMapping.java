@@ -5,6 +5,7 @@ import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Objects;
+import org.apiguardian.api.API;
 
 /**
  * Where a memory-mapped {@link NDArray} lives: enough for another JVM on the same machine (or with
@@ -27,10 +28,23 @@ import java.util.Objects;
  * @param shape the array's shape
  * @param strides per-axis element strides (C order for an array that is not a view)
  * @param mode the mapping mode of the array this was taken from
+ * @serial exclude (a record's serial form is its components, documented above; javadoc 17 asks for
+ *     a comment on each component again in the serialized-form page)
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public record ArrayMapping(String file, long byteOffset, DType dtype, long[] shape, long[] strides, MmapMode mode)
     implements Serializable {
 
+  /**
+   * Checks the fields and copies the arrays, so that the record stays immutable.
+   *
+   * @param file absolute path of the mapped file, as a string (Path is not Serializable)
+   * @param byteOffset file offset of the array's first element
+   * @param dtype element type
+   * @param shape the array's shape
+   * @param strides per-axis element strides (C order for an array that is not a view)
+   * @param mode the mapping mode of the array this was taken from
+   */
   public ArrayMapping {
     Objects.requireNonNull(file, "file");
     Objects.requireNonNull(dtype, "dtype");
@@ -46,21 +60,40 @@ public record ArrayMapping(String file, long byteOffset, DType dtype, long[] sha
     }
   }
 
-  /** The mapped file. */
+  /**
+   * The mapped file.
+   *
+   * @return the file as a path
+   */
   public Path path() {
     return Path.of(file);
   }
 
-  /** This mapping with another mode, e.g. to map a READ_WRITE array read-only in a worker. */
+  /**
+   * This mapping with another mode, e.g. to map a READ_WRITE array read-only in a worker.
+   *
+   * @param newMode the mode to map with
+   * @return the new mapping
+   */
   public ArrayMapping withMode(MmapMode newMode) {
     return new ArrayMapping(file, byteOffset, dtype, shape, strides, newMode);
   }
 
+  /**
+   * The array's shape.
+   *
+   * @return a copy of the shape
+   */
   @Override
   public long[] shape() {
     return shape.clone();
   }
 
+  /**
+   * The per-axis element strides.
+   *
+   * @return a copy of the strides
+   */
   @Override
   public long[] strides() {
     return strides.clone();

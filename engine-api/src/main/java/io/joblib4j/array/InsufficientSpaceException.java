@@ -3,6 +3,7 @@ package io.joblib4j.array;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import org.apiguardian.api.API;
 
 /**
  * A memory-mapped array's file does not fit on its disk: thrown by {@link NDArray#createMapped}
@@ -10,11 +11,16 @@ import java.nio.file.Path;
  * mapped file the disk has no room for kills the access with a JVM-internal error, numpy's "Bus
  * error"). Free space on that file system, or create the array on another one.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public class InsufficientSpaceException extends UncheckedIOException {
   private static final long serialVersionUID = 1L;
+  /** The array's file. */
   private final String file;
+  /** The file system holding it. */
   private final String fileSystem;
+  /** The array's size in bytes. */
   private final long requiredBytes;
+  /** The free bytes the file system had, or -1. */
   private final long usableBytes;
 
   /**

@@ -1,10 +1,12 @@
 package io.joblib4j.array;
 
+import io.joblib4j.HashAlgorithm;
 import io.joblib4j.MmapMode;
 import io.joblib4j.internal.array.ArrayAccess;
 import io.joblib4j.internal.array.ArrayFiles;
 import io.joblib4j.internal.array.ByteStorage;
 import io.joblib4j.internal.array.Shapes;
+import io.joblib4j.internal.hash.ValueHasher;
 import java.io.IOException;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
@@ -18,6 +20,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.apiguardian.api.API;
 
 /**
  * A typed n-dimensional array in C (row-major) order, held on the heap or memory-mapped from a file:
@@ -54,6 +57,7 @@ import java.util.function.Consumer;
  * <p>Serializable: heap data is written inline (a mapped array is serialized as a copy of its
  * elements, unless the stream replaces it with its {@link #mapping()}).
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class NDArray implements Serializable, AutoCloseable {
   private static final long serialVersionUID = 1L;
 
@@ -85,13 +89,24 @@ public final class NDArray implements Serializable, AutoCloseable {
 
   // ---------------------------------------------------------------- heap factories
 
-  /** A zero-filled heap array. */
+  /**
+   * A zero-filled heap array.
+   *
+   * @param dtype the element type
+   * @param shape the length of each axis
+   * @return the array
+   */
   public static NDArray zeros(DType dtype, long... shape) {
     long[] s = Shapes.check(shape);
     return contiguous(ByteStorage.heap(Shapes.bytes(s, dtype)), dtype, s);
   }
 
-  /** A 1-d float64 copy of {@code data}. */
+  /**
+   * A 1-d float64 copy of {@code data}.
+   *
+   * @param data the elements
+   * @return the array
+   */
   public static NDArray of(double... data) {
     NDArray a = zeros(DType.FLOAT64, data.length);
     for (int i = 0; i < data.length; i++) {
@@ -100,12 +115,23 @@ public final class NDArray implements Serializable, AutoCloseable {
     return a;
   }
 
-  /** A float64 copy of {@code data} with the given shape (whose size must be {@code data.length}). */
+  /**
+   * A float64 copy of {@code data} with the given shape (whose size must be {@code data.length}).
+   *
+   * @param data the elements, in C order
+   * @param shape the length of each axis
+   * @return the array
+   */
   public static NDArray of(double[] data, long... shape) {
     return of(data).reshape(shape);
   }
 
-  /** A 1-d float32 copy of {@code data}. */
+  /**
+   * A 1-d float32 copy of {@code data}.
+   *
+   * @param data the elements
+   * @return the array
+   */
   public static NDArray of(float... data) {
     NDArray a = zeros(DType.FLOAT32, data.length);
     for (int i = 0; i < data.length; i++) {
@@ -114,7 +140,12 @@ public final class NDArray implements Serializable, AutoCloseable {
     return a;
   }
 
-  /** A 1-d int64 copy of {@code data}. */
+  /**
+   * A 1-d int64 copy of {@code data}.
+   *
+   * @param data the elements
+   * @return the array
+   */
   public static NDArray of(long... data) {
     NDArray a = zeros(DType.INT64, data.length);
     for (int i = 0; i < data.length; i++) {
@@ -123,7 +154,12 @@ public final class NDArray implements Serializable, AutoCloseable {
     return a;
   }
 
-  /** A 1-d int32 copy of {@code data}. */
+  /**
+   * A 1-d int32 copy of {@code data}.
+   *
+   * @param data the elements
+   * @return the array
+   */
   public static NDArray of(int... data) {
     NDArray a = zeros(DType.INT32, data.length);
     for (int i = 0; i < data.length; i++) {
@@ -132,7 +168,12 @@ public final class NDArray implements Serializable, AutoCloseable {
     return a;
   }
 
-  /** A 1-d int16 copy of {@code data}. */
+  /**
+   * A 1-d int16 copy of {@code data}.
+   *
+   * @param data the elements
+   * @return the array
+   */
   public static NDArray of(short... data) {
     NDArray a = zeros(DType.INT16, data.length);
     for (int i = 0; i < data.length; i++) {
@@ -141,7 +182,12 @@ public final class NDArray implements Serializable, AutoCloseable {
     return a;
   }
 
-  /** A 1-d bool copy of {@code data}. */
+  /**
+   * A 1-d bool copy of {@code data}.
+   *
+   * @param data the elements
+   * @return the array
+   */
   public static NDArray of(boolean... data) {
     NDArray a = zeros(DType.BOOL, data.length);
     for (int i = 0; i < data.length; i++) {
@@ -153,6 +199,10 @@ public final class NDArray implements Serializable, AutoCloseable {
   /**
    * A 1-d array of type {@code dtype} (INT8, UINT8 or BOOL) that wraps {@code data} without copying:
    * writes to one are seen in the other.
+   *
+   * @param dtype {@link DType#INT8}, {@link DType#UINT8} or {@link DType#BOOL}
+   * @param data the elements, shared
+   * @return the array over {@code data}
    */
   public static NDArray wrap(DType dtype, byte[] data) {
     if (dtype.itemSize() != 1) {
@@ -176,6 +226,10 @@ public final class NDArray implements Serializable, AutoCloseable {
    * error"). {@code -Djoblib4j.mappedArrays.reserve=false} keeps the file sparse, as numpy does: the
    * free-space check at creation stays, and a disk others fill afterwards can then fault.
    *
+   * @param file the file
+   * @param dtype the element type
+   * @param shape the length of each axis
+   * @return the writable mapped array
    * @throws InsufficientSpaceException if the array does not fit on the file system of {@code file}
    * @throws UncheckedIOException if the file cannot be created
    */
@@ -192,6 +246,13 @@ public final class NDArray implements Serializable, AutoCloseable {
   /**
    * Maps an existing region of raw little-endian elements: numpy's {@code np.memmap(file, dtype,
    * mode, offset, shape)}. The region must lie within the file.
+   *
+   * @param file the file
+   * @param dtype the element type
+   * @param mode how to map it
+   * @param byteOffset where the first element is
+   * @param shape the length of each axis
+   * @return the mapped array
    */
   public static NDArray map(Path file, DType dtype, MmapMode mode, long byteOffset, long... shape) {
     long[] s = Shapes.check(shape);
@@ -202,7 +263,12 @@ public final class NDArray implements Serializable, AutoCloseable {
     }
   }
 
-  /** Maps what {@link #mapping()} described, e.g. in another JVM; the view's strides are kept. */
+  /**
+   * Maps what {@link #mapping()} described, e.g. in another JVM; the view's strides are kept.
+   *
+   * @param m a mapping, from {@link #mapping()}
+   * @return the mapped array
+   */
   public static NDArray map(ArrayMapping m) {
     long[] shape = Shapes.check(m.shape());
     long[] strides = m.strides();
@@ -217,50 +283,93 @@ public final class NDArray implements Serializable, AutoCloseable {
 
   // ---------------------------------------------------------------- shape
 
+  /**
+   * The element type.
+   *
+   * @return the element type
+   */
   public DType dtype() {
     return dtype;
   }
 
-  /** A copy of the shape. */
+  /**
+   * A copy of the shape.
+   *
+   * @return the length of each axis
+   */
   public long[] shape() {
     return shape.clone();
   }
 
-  /** The length of axis {@code axis}. */
+  /**
+   * The length of axis {@code axis}.
+   *
+   * @param axis the axis, from 0
+   * @return its length
+   */
   public long shape(int axis) {
     return shape[axis];
   }
 
+  /**
+   * The number of axes.
+   *
+   * @return the number of axes
+   */
   public int ndim() {
     return shape.length;
   }
 
-  /** Number of elements. */
+  /**
+   * Number of elements.
+   *
+   * @return the product of the shape
+   */
   public long size() {
     return size;
   }
 
-  /** Bytes of element data ({@code size() * dtype().itemSize()}). */
+  /**
+   * Bytes of element data ({@code size() * dtype().itemSize()}).
+   *
+   * @return the size of the elements in bytes
+   */
   public long nbytes() {
     return size * dtype.itemSize();
   }
 
-  /** Whether the elements are one C-ordered run in storage (true unless a view along a later axis). */
+  /**
+   * Whether the elements are one C-ordered run in storage (true unless a view along a later axis).
+   *
+   * @return whether the elements are contiguous
+   */
   public boolean isContiguous() {
     return Arrays.equals(strides, Shapes.cStrides(shape)) || size <= 1;
   }
 
-  /** Whether the array is memory-mapped from a file. */
+  /**
+   * Whether the array is memory-mapped from a file.
+   *
+   * @return whether it is mapped
+   */
   public boolean isMapped() {
     return storage.file() != null;
   }
 
-  /** The mapping mode, if mapped. */
+  /**
+   * The mapping mode, if mapped.
+   *
+   * @return the mode, or empty for a heap array
+   */
   public Optional<MmapMode> mmapMode() {
     return Optional.ofNullable(storage.mode());
   }
 
-  /** Whether element writes are allowed (false only for READ_ONLY mappings). */
+  /**
+   * Whether element writes are allowed (false only for READ_ONLY mappings).
+   *
+   * @return whether the elements can be set
+   */
   public boolean isWritable() {
     return storage.isWritable();
   }
@@ -268,6 +377,8 @@ public final class NDArray implements Serializable, AutoCloseable {
   /**
    * The file region backing this array (or view), if it is mapped: what {@link #map(ArrayMapping)}
    * needs to map the same bytes elsewhere.
+   *
+   * @return the mapping, or empty for a heap array
    */
   public Optional<ArrayMapping> mapping() {
     if (storage.file() == null) {
@@ -278,7 +389,12 @@ public final class NDArray implements Serializable, AutoCloseable {
         storage.mode()));
   }
 
-  /** A view with a new shape (one axis may be -1); the array must be contiguous. */
+  /**
+   * A view with a new shape (one axis may be -1); the array must be contiguous.
+   *
+   * @param newShape the length of each new axis
+   * @return the view
+   */
   public NDArray reshape(long... newShape) {
     long[] s = Shapes.reshape(shape, newShape, size);
     if (!isContiguous()) {
@@ -287,12 +403,25 @@ public final class NDArray implements Serializable, AutoCloseable {
     return new NDArray(storage, dtype, s, Shapes.cStrides(s), offset);
   }
 
-  /** Rows {@code [from, to)} along axis 0: a view. */
+  /**
+   * Rows {@code [from, to)} along axis 0: a view.
+   *
+   * @param from the first row
+   * @param to the row after the last
+   * @return the view
+   */
   public NDArray slice(long from, long to) {
     return slice(0, from, to);
   }
 
-  /** Elements {@code [from, to)} along {@code axis}: a view. */
+  /**
+   * Elements {@code [from, to)} along {@code axis}: a view.
+   *
+   * @param axis the axis, from 0
+   * @param from the first index
+   * @param to the index after the last
+   * @return the view
+   */
   public NDArray slice(int axis, long from, long to) {
     if (axis < 0 || axis >= shape.length) {
       throw new IndexOutOfBoundsException("axis " + axis + " out of range for a " + shape.length + "-d array");
@@ -306,7 +435,12 @@ public final class NDArray implements Serializable, AutoCloseable {
     return new NDArray(storage, dtype, s, strides, offset + from * strides[axis]);
   }
 
-  /** Row {@code i} along axis 0, one dimension less: a view. */
+  /**
+   * Row {@code i} along axis 0, one dimension less: a view.
+   *
+   * @param i the row, from 0
+   * @return the view
+   */
   public NDArray row(long i) {
     if (shape.length == 0) {
       throw new IndexOutOfBoundsException("a 0-d array has no rows");
@@ -316,7 +450,11 @@ public final class NDArray implements Serializable, AutoCloseable {
         Arrays.copyOfRange(strides, 1, strides.length), offset + i * strides[0]);
   }
 
-  /** A contiguous heap copy. */
+  /**
+   * A contiguous heap copy.
+   *
+   * @return the copy
+   */
   public NDArray copy() {
     NDArray c = zeros(dtype, shape);
     long[] pos = {0};
@@ -360,84 +498,193 @@ public final class NDArray implements Serializable, AutoCloseable {
     return (offset + i * strides[0] + j * strides[1]) * dtype.itemSize();
   }
 
+  /**
+   * The element at {@code i} of a 1-d array, converted to double.
+   *
+   * @param i the index, from 0
+   * @return the element
+   */
   public double getDouble(long i) {
     return readDouble(byteOffset1(i));
   }
 
+  /**
+   * The element at {@code (i, j)} of a 2-d array, converted to double.
+   *
+   * @param i the row, from 0
+   * @param j the column, from 0
+   * @return the element
+   */
   public double getDouble(long i, long j) {
     return readDouble(byteOffset2(i, j));
   }
 
-  /** The element at {@code idx}, converted to double. */
+  /**
+   * The element at {@code idx}, converted to double.
+   *
+   * @param idx one index per axis, from 0
+   * @return the element
+   */
   public double getDouble(long... idx) {
     return readDouble(byteOffset(idx));
   }
 
+  /**
+   * Sets the element at {@code i} of a 1-d array, cast to the array's type.
+   *
+   * @param v the value
+   * @param i the index, from 0
+   */
   public void setDouble(double v, long i) {
     writeDouble(byteOffset1(i), v);
   }
 
+  /**
+   * Sets the element at {@code (i, j)} of a 2-d array, cast to the array's type.
+   *
+   * @param v the value
+   * @param i the row, from 0
+   * @param j the column, from 0
+   */
   public void setDouble(double v, long i, long j) {
     writeDouble(byteOffset2(i, j), v);
   }
 
-  /** Sets the element at {@code idx}, cast to the array's type. */
+  /**
+   * Sets the element at {@code idx}, cast to the array's type.
+   *
+   * @param v the value
+   * @param idx one index per axis, from 0
+   */
   public void setDouble(double v, long... idx) {
     writeDouble(byteOffset(idx), v);
   }
 
-  /** The element at {@code idx}, converted to float. */
+  /**
+   * The element at {@code idx}, converted to float.
+   *
+   * @param idx one index per axis, from 0
+   * @return the element
+   */
   public float getFloat(long... idx) {
     return (float) readDouble(byteOffset(idx));
   }
 
+  /**
+   * Sets the element at {@code idx}, cast to the array's type.
+   *
+   * @param v the value
+   * @param idx one index per axis, from 0
+   */
   public void setFloat(float v, long... idx) {
     writeDouble(byteOffset(idx), v);
   }
 
-  /** The element at {@code idx}, converted to long (floats truncate toward zero). */
+  /**
+   * The element at {@code idx}, converted to long (floats truncate toward zero).
+   *
+   * @param idx one index per axis, from 0
+   * @return the element
+   */
   public long getLong(long... idx) {
     return readLong(byteOffset(idx));
   }
 
+  /**
+   * Sets the element at {@code idx}, cast to the array's type.
+   *
+   * @param v the value
+   * @param idx one index per axis, from 0
+   */
   public void setLong(long v, long... idx) {
     writeLong(byteOffset(idx), v);
   }
 
-  /** The element at {@code idx}, converted to int. */
+  /**
+   * The element at {@code idx}, converted to int.
+   *
+   * @param idx one index per axis, from 0
+   * @return the element
+   */
   public int getInt(long... idx) {
     return (int) readLong(byteOffset(idx));
   }
 
+  /**
+   * Sets the element at {@code idx}, cast to the array's type.
+   *
+   * @param v the value
+   * @param idx one index per axis, from 0
+   */
   public void setInt(int v, long... idx) {
     writeLong(byteOffset(idx), v);
   }
 
+  /**
+   * The element at {@code idx}, converted to short.
+   *
+   * @param idx one index per axis, from 0
+   * @return the element
+   */
   public short getShort(long... idx) {
     return (short) readLong(byteOffset(idx));
   }
 
+  /**
+   * Sets the element at {@code idx}, cast to the array's type.
+   *
+   * @param v the value
+   * @param idx one index per axis, from 0
+   */
   public void setShort(short v, long... idx) {
     writeLong(byteOffset(idx), v);
   }
 
+  /**
+   * The element at {@code idx}, converted to byte.
+   *
+   * @param idx one index per axis, from 0
+   * @return the element
+   */
   public byte getByte(long... idx) {
     return (byte) readLong(byteOffset(idx));
   }
 
+  /**
+   * Sets the element at {@code idx}, cast to the array's type.
+   *
+   * @param v the value
+   * @param idx one index per axis, from 0
+   */
   public void setByte(byte v, long... idx) {
     writeLong(byteOffset(idx), v);
   }
 
+  /**
+   * Whether the element at {@code idx} is non-zero.
+   *
+   * @param idx one index per axis, from 0
+   * @return the element as a boolean
+   */
   public boolean getBoolean(long... idx) {
     return readLong(byteOffset(idx)) != 0;
   }
 
+  /**
+   * Sets the element at {@code idx} to 1 or 0.
+   *
+   * @param v the value
+   * @param idx one index per axis, from 0
+   */
   public void setBoolean(boolean v, long... idx) {
     writeLong(byteOffset(idx), v ? 1 : 0);
   }
 
-  /** Sets every element to {@code v} (cast to the array's type). */
+  /**
+   * Sets every element to {@code v} (cast to the array's type).
+   *
+   * @param v the value
+   */
   public void fill(double v) {
     long[] idx = new long[shape.length];
     for (long n = 0; n < size; n++) {
@@ -520,6 +767,7 @@ public final class NDArray implements Serializable, AutoCloseable {
    * have the same dtype and shape, and this array may be a view, e.g. {@code
    * out.slice(from, to).copyFrom(rows)} fills rows {@code from..to} of a mapped output array.
    *
+   * @param source an array of the same dtype and shape
    * @throws IllegalArgumentException if the dtypes or shapes differ
    * @throws ReadOnlyArrayException if this array is mapped {@link MmapMode#READ_ONLY}
    */
@@ -555,7 +803,11 @@ public final class NDArray implements Serializable, AutoCloseable {
   }
 
 
-  /** The elements in C order, converted to double. */
+  /**
+   * The elements in C order, converted to double.
+   *
+   * @return a new array
+   */
   public double[] toDoubleArray() {
     double[] out = new double[Math.toIntExact(size)];
     long[] idx = new long[shape.length];
@@ -566,7 +818,11 @@ public final class NDArray implements Serializable, AutoCloseable {
     return out;
   }
 
-  /** The elements in C order, converted to long. */
+  /**
+   * The elements in C order, converted to long.
+   *
+   * @return a new array
+   */
   public long[] toLongArray() {
     long[] out = new long[Math.toIntExact(size)];
     long[] idx = new long[shape.length];
@@ -577,7 +833,11 @@ public final class NDArray implements Serializable, AutoCloseable {
     return out;
   }
 
-  /** The elements in C order, converted to int. */
+  /**
+   * The elements in C order, converted to int.
+   *
+   * @return a new array
+   */
   public int[] toIntArray() {
     long[] l = toLongArray();
     int[] out = new int[l.length];
@@ -670,7 +930,7 @@ public final class NDArray implements Serializable, AutoCloseable {
 
   @Override
   public int hashCode() {
-    return io.joblib4j.Joblib.hash(this).hashCode(); // content, like equals; cheap next to a real use
+    return ValueHasher.hex(this, HashAlgorithm.XXH3_128).hashCode(); // content, like equals; cheap next to a real use
   }
 
   @Override
@@ -694,10 +954,22 @@ public final class NDArray implements Serializable, AutoCloseable {
 
   // ---------------------------------------------------------------- serialization
 
+  /**
+   * Serialized through its serial form (dtype, shape and the raw elements); a mapped array travels
+   * as its elements.
+   *
+   * @return the serial form
+   */
   private Object writeReplace() {
     return new SerialForm(this);
   }
 
+  /**
+   * Refuses a stream that holds an NDArray's fields instead of its serial form.
+   *
+   * @param in the stream
+   * @throws InvalidObjectException always
+   */
   private void readObject(ObjectInputStream in) throws InvalidObjectException {
     throw new InvalidObjectException("NDArray is deserialized through its serial form");
   }

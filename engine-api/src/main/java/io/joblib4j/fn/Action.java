@@ -2,12 +2,14 @@ package io.joblib4j.fn;
 
 import io.joblib4j.internal.Sneaky;
 import java.io.Serializable;
+import org.apiguardian.api.API;
 
 /**
  * A serializable action with no arguments and no result, such as a worker initializer:
  * {@code Parallel.builder().initializer(() -> NativeLib.load())}.
  */
 @FunctionalInterface
+@API(status = API.Status.STABLE, since = "0.1")
 public interface Action extends Serializable {
 
   /**

@@ -2,6 +2,7 @@ package io.joblib4j.fn;
 
 import io.joblib4j.internal.Sneaky;
 import java.io.Serializable;
+import org.apiguardian.api.API;
 
 /**
  * A serializable function of no arguments, so that a task built from it can leave the JVM (child-JVM
@@ -15,16 +16,23 @@ import java.io.Serializable;
  * @param <R> the result type
  */
 @FunctionalInterface
+@API(status = API.Status.STABLE, since = "0.1")
 public interface Fn0<R> extends Serializable {
 
   /**
    * Computes the result.
    *
+   * @return the result
    * @throws Exception whatever the function throws
    */
   R invoke() throws Exception;
 
-  /** Computes the result; an exception thrown by {@link #invoke} propagates unchanged, even a checked one. */
+  /**
+   * Computes the result; an exception thrown by {@link #invoke} propagates unchanged, even a
+   * checked one.
+   *
+   * @return the result, as {@link #invoke} computed it
+   */
   default R apply() {
     try {
       return invoke();

@@ -2,6 +2,7 @@ package io.joblib4j.fn;
 
 import io.joblib4j.internal.Sneaky;
 import java.io.Serializable;
+import org.apiguardian.api.API;
 
 /**
  * A serializable function of 2 arguments, so that a task built from it can leave the JVM (child-JVM
@@ -16,16 +17,27 @@ import java.io.Serializable;
  * @param <R> the result type
  */
 @FunctionalInterface
+@API(status = API.Status.STABLE, since = "0.1")
 public interface Fn2<A, B, R> extends Serializable {
 
   /**
    * Computes the result.
    *
+   * @param a the first argument
+   * @param b the second argument
+   * @return the result
    * @throws Exception whatever the function throws
    */
   R invoke(A a, B b) throws Exception;
 
-  /** Computes the result; an exception thrown by {@link #invoke} propagates unchanged, even a checked one. */
+  /**
+   * Computes the result; an exception thrown by {@link #invoke} propagates unchanged, even a
+   * checked one.
+   *
+   * @param a the first argument
+   * @param b the second argument
+   * @return the result, as {@link #invoke} computed it
+   */
   default R apply(A a, B b) {
     try {
       return invoke(a, b);

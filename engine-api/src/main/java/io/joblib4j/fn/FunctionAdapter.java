@@ -1,5 +1,7 @@
 package io.joblib4j.fn;
 
+import org.apiguardian.api.API;
+
 /**
  * A function object that only adapts another function to {@link Fn0} ... {@link Fn6} — a Scala
  * {@code Function1} made into an {@code Fn1}, say. joblib4j names, identifies and versions it as
@@ -9,8 +11,13 @@ package io.joblib4j.fn;
  * <p>Implement it in a bridge to another language's function types; the adapted function should be
  * a serializable lambda or method reference (Scala's are), or an object whose class has the code.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public interface FunctionAdapter {
 
-  /** The function this object calls; itself possibly another adapter. */
+  /**
+   * The function this object calls; itself possibly another adapter.
+   *
+   * @return the adapted function
+   */
   Object adaptedFunction();
 }

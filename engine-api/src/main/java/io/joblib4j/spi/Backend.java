@@ -1,5 +1,7 @@
 package io.joblib4j.spi;
 
+import org.apiguardian.api.API;
+
 /**
  * Where the batches of a {@code Parallel} call run: threads of this JVM, child JVMs, Spark
  * executors. A backend only <em>executes</em> batches; dispatching, batching, ordering, timeouts,
@@ -14,18 +16,29 @@ package io.joblib4j.spi;
  * through the thread context class loader) or registered with {@link Backends#register}; an
  * instance can also be handed to {@code Parallel.builder().backend(instance)} directly.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public interface Backend extends AutoCloseable {
 
-  /** The name this backend is registered under, e.g. {@code "threads"}. */
+  /**
+   * The name this backend is registered under, e.g. {@code "threads"}.
+   *
+   * @return the name
+   */
   String name();
 
-  /** What the core may assume about this backend. */
+  /**
+   * What the core may assume about this backend.
+   *
+   * @return the traits
+   */
   BackendTraits traits();
 
   /**
    * How many workers this backend could run at once right now if asked for all of them: CPUs for
    * the local backends, task slots for Spark. Negative {@code nJobs} are resolved against it
    * ({@code -1} = all, {@code -2} = all but one, ...).
+   *
+   * @return the number of workers, at least 1
    */
   int capacity();
 
@@ -33,6 +46,9 @@ public interface Backend extends AutoCloseable {
    * The number of workers that will really run a call asked for {@code nJobs} ({@code nJobs != 0};
    * the core rejects 0). The default resolves negatives against {@link #capacity()} as joblib does
    * and keeps positive values, oversubscription included.
+   *
+   * @param nJobs the jobs asked for, not 0
+   * @return the number of workers, at least 1
    */
   default int effectiveNJobs(int nJobs) {
     if (nJobs == 0) {
@@ -44,6 +60,9 @@ public interface Backend extends AutoCloseable {
   /**
    * Prepares one {@code Parallel} call: starts or resizes workers, runs nothing yet. Workers that
    * need an initializer run {@link CallSpec#initializer()} once before their first task.
+   *
+   * @param spec what the call is
+   * @return the call, which the core closes
    */
   BackendCall startCall(CallSpec spec);
 

@@ -1,9 +1,12 @@
 package io.joblib4j.spi;
 
+import org.apiguardian.api.API;
+
 /**
  * One {@code Parallel} call on a backend. The core submits batches, possibly from several threads
  * (completion callbacks dispatch the next batch), and closes the call when it is over.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public interface BackendCall extends AutoCloseable {
 
   /**
@@ -11,6 +14,9 @@ public interface BackendCall extends AutoCloseable {
    * a worker begins it, then exactly one of {@code completed} or {@code failed} — unless the call
    * was cancelled first, in which case it may stay silent. It must not block for the batch to
    * run.
+   *
+   * @param batch the batch to run
+   * @param listener told how it went
    */
   void submit(Batch batch, BatchListener listener);
 

@@ -1,6 +1,7 @@
 package io.joblib4j.spi;
 
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * Creates a {@link Backend} by name. Providers are listed in {@code
@@ -11,19 +12,31 @@ import java.util.Map;
  * <p>Names are lowercase letters, digits and dashes, starting with a letter ({@code threads},
  * {@code spark}, {@code my-cluster}).
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public interface BackendProvider {
 
-  /** The name users write in {@code backend("...")}. */
+  /**
+   * The name users write in {@code backend("...")}.
+   *
+   * @return the name
+   */
   String name();
 
   /**
    * A new backend. {@code options} are the backend options of the active configuration ({@code
    * ParallelConfig.backend(name).option(key, value)}); a provider rejects keys it does not know with
    * an {@link IllegalArgumentException} that lists the ones it does.
+   *
+   * @param options the backend options, by name
+   * @return the backend, which its caller closes
    */
   Backend create(Map<String, Object> options);
 
-  /** A one-line description shown when a backend name is not found. */
+  /**
+   * A one-line description shown when a backend name is not found.
+   *
+   * @return the description
+   */
   default String description() {
     return getClass().getName();
   }

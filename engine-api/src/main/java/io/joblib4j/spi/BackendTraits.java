@@ -1,5 +1,7 @@
 package io.joblib4j.spi;
 
+import org.apiguardian.api.API;
+
 /**
  * What the core may assume about a backend.
  *
@@ -13,6 +15,7 @@ package io.joblib4j.spi;
  * @param defaultNJobs the number of jobs used when neither the builder nor the active {@code
  *     ParallelConfig} sets one ({@code 1} for local backends as in joblib; {@code -1} for a cluster)
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public record BackendTraits(
     boolean sharedMemory,
     boolean usesThreads,
@@ -20,12 +23,21 @@ public record BackendTraits(
     boolean reportsTaskProgress,
     int defaultNJobs) {
 
-  /** Threads of this JVM. */
+  /**
+   * Threads of this JVM.
+   *
+   * @return the traits
+   */
   public static BackendTraits threads() {
     return new BackendTraits(true, true, false, true, 1);
   }
 
-  /** Workers in other JVMs that report each task. */
+  /**
+   * Workers in other JVMs that report each task.
+   *
+   * @param defaultNJobs the number of jobs when the user sets none
+   * @return the traits
+   */
   public static BackendTraits otherJvms(int defaultNJobs) {
     return new BackendTraits(false, false, true, true, defaultNJobs);
   }

@@ -1,6 +1,5 @@
 package io.joblib4j.spi;
 
-import io.joblib4j.internal.persist.BuiltinCompressors;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -13,33 +12,35 @@ import java.util.ServiceLoader;
 import java.util.WeakHashMap;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.apiguardian.api.API;
 
 /**
- * The registry of {@link Compressor}s: the built-in ones, those registered by hand, and those found
- * by {@link ServiceLoader} through the thread context class loader (looked up once per class
- * loader). Names, extensions and magic bytes must be unique; a clash is an {@link
- * IllegalArgumentException} that names both codecs.
+ * The registry of {@link Compressor}s: those listed in {@code META-INF/services/io.joblib4j.spi.Compressor}
+ * of joblib4j's own class loader (the seven built-in codecs are listed there, in joblib's order),
+ * those registered by hand, and those found by {@link ServiceLoader} through the thread context
+ * class loader (looked up once per class loader). Names, extensions and magic bytes must be unique;
+ * a clash is an {@link IllegalArgumentException} that names both codecs.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public final class Compressors {
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_+-]{0,31}");
   private static final Pattern EXTENSION = Pattern.compile("\\.[a-z0-9][a-z0-9._-]{0,15}");
   /** The first bytes of an uncompressed joblib4j container; no codec magic may overlap them. */
   private static final byte[] CONTAINER_MAGIC_PREFIX = {(byte) 0x89, 'J'};
 
+  /** Registered by hand, by name; one may replace a discovered codec of its name. */
   private static final Map<String, Compressor> REGISTERED = new LinkedHashMap<>();
+  /** Listed in the services files joblib4j's own class loader sees: the built-ins first. */
+  private static final List<Compressor> OWN = load(Compressors.class.getClassLoader(), List.of());
+  /** Listed in the services files of each context class loader, besides {@link #OWN}. */
   private static final Map<ClassLoader, List<Compressor>> DISCOVERED = new WeakHashMap<>();
-
-  static {
-    for (Compressor c : BuiltinCompressors.all()) {
-      REGISTERED.put(c.name(), c);
-    }
-  }
 
   private Compressors() {}
 
   /**
    * Registers {@code compressor}.
    *
+   * @param compressor the codec
    * @throws IllegalArgumentException if its name, extension or magic is invalid or already taken
    */
   public static void register(Compressor compressor) {
@@ -49,10 +50,15 @@ public final class Compressors {
   /**
    * Registers {@code compressor}; with {@code replace} an existing codec of the same name is replaced
    * (joblib's {@code force=True}).
+   *
+   * @param compressor the codec
+   * @param replace whether it may replace a codec of its name
+   * @throws IllegalArgumentException if its name, extension or magic is invalid, or clashes with
+   *     another codec's
    */
   public static synchronized void register(Compressor compressor, boolean replace) {
     validate(compressor);
-    Compressor existing = REGISTERED.get(compressor.name());
+    Compressor existing = find(compressor.name()).orElse(null);
     if (existing != null && !replace) {
       throw new IllegalArgumentException("A compressor named \"" + compressor.name()
           + "\" is already registered (" + existing.getClass().getName()
@@ -64,12 +70,22 @@ public final class Compressors {
     REGISTERED.put(compressor.name(), compressor);
   }
 
-  /** Removes a codec registered by hand; returns whether one was removed. */
+  /**
+   * Removes a codec registered by hand (a discovered one stays); returns whether one was removed.
+   *
+   * @param name the codec's name
+   * @return whether one was removed
+   */
   public static synchronized boolean unregister(String name) {
     return REGISTERED.remove(name) != null;
   }
 
-  /** The codec called {@code name}, if any. */
+  /**
+   * The codec called {@code name}, if any.
+   *
+   * @param name a codec's name
+   * @return the codec, if any
+   */
   public static Optional<Compressor> find(String name) {
     return all().stream().filter(c -> c.name().equals(name)).findFirst();
   }
@@ -77,6 +93,8 @@ public final class Compressors {
   /**
    * The codec called {@code name}.
    *
+   * @param name a codec's name
+   * @return the codec
    * @throws IllegalArgumentException naming the known codecs if there is none
    */
   public static Compressor get(String name) {
@@ -84,13 +102,24 @@ public final class Compressors {
         + name + "\"; known methods: " + names()));
   }
 
-  /** The codec whose extension ends {@code fileName}, if any (case-insensitive). */
+  /**
+   * The codec whose extension ends {@code fileName}, if any (case-insensitive).
+   *
+   * @param fileName a file name
+   * @return the codec, if any
+   */
   public static Optional<Compressor> forFileName(String fileName) {
     String lower = fileName.toLowerCase(java.util.Locale.ROOT);
     return all().stream().filter(c -> lower.endsWith(c.extension())).findFirst();
   }
 
-  /** The codec whose magic starts {@code prefix[0..length)}, if any. */
+  /**
+   * The codec whose magic starts {@code prefix[0..length)}, if any.
+   *
+   * @param prefix the first bytes of a stream
+   * @param length how many of them were read
+   * @return the codec, if any
+   */
   public static Optional<Compressor> detect(byte[] prefix, int length) {
     for (Compressor c : all()) {
       byte[] m = c.magic();
@@ -101,43 +130,65 @@ public final class Compressors {
     return Optional.empty();
   }
 
-  /** The names of all codecs, built-in first. */
+  /**
+   * The names of all codecs, built-in first.
+   *
+   * @return the names
+   */
   public static List<String> names() {
     return all().stream().map(Compressor::name).collect(Collectors.toList());
   }
 
-  /** All codecs: built-in, registered by hand, then found through the context class loader. */
+  /**
+   * All codecs: those of joblib4j's own class loader (built-in first; one registered by hand under
+   * the same name in its place), the others registered by hand, then those found through the
+   * context class loader.
+   *
+   * @return every codec usable from the current thread
+   */
   public static synchronized Collection<Compressor> all() {
-    List<Compressor> out = new ArrayList<>(REGISTERED.values());
+    List<Compressor> out = new ArrayList<>();
+    for (Compressor c : OWN) {
+      out.add(REGISTERED.getOrDefault(c.name(), c));
+    }
+    for (Compressor c : REGISTERED.values()) {
+      addIfNew(out, c);
+    }
     for (Compressor c : discovered()) {
-      if (out.stream().noneMatch(o -> o.name().equals(c.name()))) {
-        out.add(c);
-      }
+      addIfNew(out, c);
     }
     return Collections.unmodifiableList(out);
   }
 
-  private static List<Compressor> discovered() {
-    ClassLoader loader = Thread.currentThread().getContextClassLoader();
-    if (loader == null) {
-      loader = Compressors.class.getClassLoader();
+  private static void addIfNew(List<Compressor> out, Compressor c) {
+    if (out.stream().noneMatch(o -> o.name().equals(c.name()))) {
+      out.add(c);
     }
-    return DISCOVERED.computeIfAbsent(loader, Compressors::load);
   }
 
-  private static List<Compressor> load(ClassLoader loader) {
+  private static List<Compressor> discovered() {
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    if (loader == null || loader == Compressors.class.getClassLoader()) {
+      return List.of();
+    }
+    return DISCOVERED.computeIfAbsent(loader, l -> load(l, OWN));
+  }
+
+  /** The codecs {@code loader}'s services files list, validated, except those of {@code known}'s classes. */
+  private static List<Compressor> load(ClassLoader loader, List<Compressor> known) {
     List<Compressor> found = new ArrayList<>();
     for (Compressor c : ServiceLoader.load(Compressor.class, loader)) {
-      if (REGISTERED.containsKey(c.name()) && REGISTERED.get(c.name()).getClass() == c.getClass()) {
-        continue; // the built-ins may be listed in a services file too
+      if (known.stream().anyMatch(k -> k.getClass() == c.getClass())) {
+        continue; // joblib4j's own, seen again through a context loader that delegates to its loader
       }
       validate(c);
-      List<Compressor> others = new ArrayList<>(REGISTERED.values());
+      List<Compressor> others = new ArrayList<>(known);
+      others.addAll(REGISTERED.values());
       others.addAll(found);
       checkNoClash(c, others);
       found.add(c);
     }
-    return found;
+    return List.copyOf(found);
   }
 
   private static void validate(Compressor c) {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.apiguardian.api.API;
 
 /**
  * Where {@code Memory} keeps its entries: local disk (built in), HDFS and other Hadoop
@@ -18,7 +19,7 @@ import java.util.Optional;
  *
  * Paths are relative to the store's root and {@code /}-separated, like {@code
  * "Scorer.score-1a2b3c4d/5f0e.../output.jl4j"}. Every segment matches {@code [A-Za-z0-9._-]+} and is
- * neither {@code .} nor {@code ..}; {@link StorePaths#check} enforces it. A store never reads,
+ * neither {@code .} nor {@code ..}; {@link io.joblib4j.spi.support.StorePaths#check} enforces it. A store never reads,
  * writes or deletes anything outside its root, and never follows a symbolic link planted inside it.
  *
  * <h2>What a store guarantees</h2>
@@ -46,18 +47,33 @@ import java.util.Optional;
  * The abstract {@code StoreContractTest} in joblib4j-engine-api's test jar checks all of these;
  * every store runs it.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public interface Store extends AutoCloseable {
 
-  /** The store's root, e.g. {@code file:/home/me/cache} or {@code hdfs://nn:8020/cache}. */
+  /**
+   * The store's root, e.g. {@code file:/home/me/cache} or {@code hdfs://nn:8020/cache}.
+   *
+   * @return the root's URI
+   */
   URI location();
 
-  /** Reads a file; empty if it does not exist. */
+  /**
+   * Reads a file; empty if it does not exist.
+   *
+   * @param path a relative path in the store
+   * @return a stream the caller closes, or empty
+   * @throws IOException if the store cannot be reached or read
+   */
   Optional<InputStream> open(String path) throws IOException;
 
   /**
    * A file on this machine's local disk holding exactly the bytes of {@code path}, so that it can be
    * memory-mapped: the file itself for a local store, a verified local copy for a remote one.
    * Empty if {@code path} does not exist. The caller must not modify it.
+   *
+   * @param path a relative path in the store
+   * @return the local file, or empty
+   * @throws IOException if the store cannot be reached or read
    */
   Optional<Path> localFile(String path) throws IOException;
 
@@ -65,20 +81,39 @@ public interface Store extends AutoCloseable {
    * Publishes the entry {@code entry} (a directory) with {@code files}, atomically and only if it
    * does not exist yet (see the class documentation).
    *
+   * @param entry the entry's directory, a relative path
+   * @param files its files
+   * @return whether this writer published it or found it there
    * @throws IOException if the entry could not be written; it is then absent
    */
   Publication publish(String entry, List<EntryFile> files) throws IOException;
 
-  /** Writes a small file, replacing any previous content atomically. */
+  /**
+   * Writes a small file, replacing any previous content atomically.
+   *
+   * @param path a relative path in the store
+   * @param content the new content
+   * @throws IOException if it could not be written; the old content is then kept
+   */
   void replace(String path, byte[] content) throws IOException;
 
-  /** Whether a file or directory exists at {@code path}. */
+  /**
+   * Whether a file or directory exists at {@code path}.
+   *
+   * @param path a relative path in the store
+   * @return whether it exists
+   * @throws IOException if the store cannot be reached or read
+   */
   boolean exists(String path) throws IOException;
 
   /**
    * Everything under the directory {@code dir} ({@code ""} for the root), recursively, with sizes and
    * modification times; paths are relative to the root. Empty if {@code dir} does not exist.
    * Temporaries of writers in progress are not listed.
+   *
+   * @param dir a relative directory path
+   * @return the files and directories under it
+   * @throws IOException if the store cannot be reached or read
    */
   List<StoreFile> list(String dir) throws IOException;
 
@@ -87,6 +122,10 @@ public interface Store extends AutoCloseable {
    * like {@link #list} but one level deep: what {@code Memory.clear} looks at to find the folders it
    * owns without walking every entry. Empty if {@code dir} does not exist. The default filters
    * {@link #list}; stores override it to list one directory only.
+   *
+   * @param dir a relative directory path
+   * @return the files and directories directly in it
+   * @throws IOException if the store cannot be reached or read
    */
   default List<StoreFile> children(String dir) throws IOException {
     String prefix = dir.isEmpty() ? "" : dir + "/";
@@ -98,15 +137,28 @@ public interface Store extends AutoCloseable {
    * Memory.reduceSize} deletes the least recently used entries first: afterwards {@link #list}
    * reports the entry directory with that {@link StoreFile#lastModified()}. Stores may make this
    * coarse (skip updates closer than a minute apart, say) to keep cache hits cheap.
+   *
+   * @param entry the entry's directory
+   * @param accessedAt when it was read
+   * @throws IOException if the store cannot be reached or read
    */
   void touch(String entry, java.time.Instant accessedAt) throws IOException;
 
-  /** Deletes the file or directory {@code path} with everything under it; absent is fine. */
+  /**
+   * Deletes the file or directory {@code path} with everything under it; absent is fine.
+   *
+   * @param path a relative path in the store
+   * @throws IOException if it could not be deleted
+   */
   void delete(String path) throws IOException;
 
   /**
    * Removes temporaries left by writers that died, if older than {@code age} (younger ones may
    * belong to a writer still at work). Returns how many were removed.
+   *
+   * @param age the age below which a temporary is left alone
+   * @return the number of temporaries removed
+   * @throws IOException if the store cannot be reached or read
    */
   int sweep(Duration age) throws IOException;
 
@@ -115,6 +167,7 @@ public interface Store extends AutoCloseable {
   void close();
 
   /** The outcome of {@link #publish}. */
+  @API(status = API.Status.MAINTAINED, since = "0.1")
   enum Publication {
     /** This writer's entry is now visible. */
     PUBLISHED,

@@ -3,6 +3,7 @@ package io.joblib4j.spi;
 import java.net.URI;
 import java.util.Map;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * Opens {@link Store}s for URI schemes. Providers are listed in {@code
@@ -10,9 +11,14 @@ import java.util.Set;
  * loader, or registered with {@link Stores#register}. Plain paths and {@code file:} URIs are the
  * built-in local store.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public interface StoreProvider {
 
-  /** The lowercase URI schemes served, e.g. {@code hdfs}, {@code s3a}. */
+  /**
+   * The lowercase URI schemes served, e.g. {@code hdfs}, {@code s3a}.
+   *
+   * @return the schemes
+   */
   Set<String> schemes();
 
   /**
@@ -20,6 +26,9 @@ public interface StoreProvider {
    *
    * @param options store options (provider-specific); unknown keys are rejected with an {@link
    *     IllegalArgumentException} listing the known ones
+   * @param location the store's root
+   * @return the open store, which its caller closes
+   * @throws java.io.IOException if the store cannot be reached or its root created
    */
   Store open(URI location, Map<String, Object> options) throws java.io.IOException;
 }

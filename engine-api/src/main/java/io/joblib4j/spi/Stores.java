@@ -1,7 +1,5 @@
 package io.joblib4j.spi;
 
-import io.joblib4j.internal.ProviderRegistry;
-import io.joblib4j.internal.memory.LocalStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -11,12 +9,16 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.apiguardian.api.API;
 
 /**
  * The store registry: opens a {@link Store} for a location by its URI scheme. A plain path or a
- * {@code file:} URI is the built-in local store; {@code hdfs:}, {@code s3a:}, ... come from
- * providers such as joblib4j-hdfs-store.
+ * {@code file:} URI is the local store, joblib4j's own provider of the {@code file} scheme, listed
+ * in {@code META-INF/services/io.joblib4j.spi.StoreProvider} as any other; {@code hdfs:}, {@code
+ * s3a:}, ... come from providers such as joblib4j-hdfs-store. Providers are found through the thread
+ * context class loader and joblib4j's own, or registered by hand.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public final class Stores {
   private static final ProviderRegistry<StoreProvider> PROVIDERS = new ProviderRegistry<>(
       StoreProvider.class, "store scheme", Pattern.compile("[a-z][a-z0-9+.-]{0,31}"),
@@ -24,19 +26,33 @@ public final class Stores {
 
   private Stores() {}
 
-  /** Registers {@code provider} for each of its schemes. */
+  /**
+   * Registers {@code provider} for each of its schemes.
+   *
+   * @param provider the provider
+   * @throws IllegalArgumentException if a scheme is invalid or already served
+   */
   public static void register(StoreProvider provider) {
     for (String scheme : provider.schemes()) {
       PROVIDERS.register(scheme, provider);
     }
   }
 
-  /** Removes the provider of {@code scheme}; true if there was one. */
+  /**
+   * Removes the provider of {@code scheme}; true if there was one.
+   *
+   * @param scheme a URI scheme
+   * @return whether a provider was removed
+   */
   public static boolean unregister(String scheme) {
     return PROVIDERS.unregister(scheme);
   }
 
-  /** The schemes with a provider, besides {@code file}. */
+  /**
+   * The schemes with a provider, {@code file} among them.
+   *
+   * @return the schemes, sorted
+   */
   public static Set<String> schemes() {
     return PROVIDERS.keys();
   }
@@ -44,6 +60,10 @@ public final class Stores {
   /**
    * Opens the store at {@code location}: a local path ({@code /data/cache}, {@code cache}, {@code
    * C:\cache}) or a URI ({@code file:/data/cache}, {@code hdfs://nn/cache}).
+   *
+   * @param location a path or a URI
+   * @param options store options, provider-specific; unknown ones are refused
+   * @return the open store, which the caller closes
    */
   public static Store open(String location, Map<String, Object> options) {
     if (location == null || location.isBlank()) {
@@ -57,7 +77,13 @@ public final class Stores {
     return open(URI.create(location), options);
   }
 
-  /** Opens the store at {@code location} by its scheme. */
+  /**
+   * Opens the store at {@code location} by its scheme.
+   *
+   * @param location a URI
+   * @param options store options, provider-specific; unknown ones are refused
+   * @return the open store, which the caller closes
+   */
   public static Store open(URI location, Map<String, Object> options) {
     String scheme = location.getScheme() == null ? "file" : location.getScheme().toLowerCase(Locale.ROOT);
     if (scheme.equals("file")) {
@@ -79,13 +105,22 @@ public final class Stores {
     }
   }
 
-  /** Opens the built-in local store at {@code root}. */
+  /**
+   * Opens the local store (the provider of {@code file:}) at {@code root}.
+   *
+   * @param root the folder, created if needed
+   * @param options none: the local store takes no options
+   * @return the open store
+   */
   public static Store openLocal(Path root, Map<String, Object> options) {
-    if (!options.isEmpty()) {
-      throw new IllegalArgumentException("the local store takes no options, got " + options.keySet());
+    StoreProvider local = PROVIDERS.find("file");
+    if (local == null) {
+      throw new IllegalStateException("no store for \"file:\" locations: joblib4j's local store was"
+          + " unregistered, or META-INF/services/io.joblib4j.spi.StoreProvider of joblib4j-engine-api is"
+          + " missing from the class path (a shaded jar that drops service files?)");
     }
     try {
-      return new LocalStore(root);
+      return local.open(root.toUri(), options);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open the cache folder " + root + ": " + e.getMessage(), e);
     }

@@ -1,32 +1,40 @@
 package io.joblib4j.spi;
 
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
-import org.slf4j.LoggerFactory;
+import org.apiguardian.api.API;
 
 /**
- * Where joblib4j's user-facing warnings go (joblib issues Python warnings for the same cases):
- * SLF4J at WARN under the source's logger, plus any hooks registered — tests use them to assert
- * that a warning was given. Backends and stores warn through it too, so that an application (or a
- * test) sees the warnings of every module in one place.
+ * Moved to {@link io.joblib4j.spi.support.Warnings}, with the other helpers implementers call;
+ * this forwarder keeps code written against the old name compiling for one release.
+ *
+ * @deprecated use {@link io.joblib4j.spi.support.Warnings}
  */
+@Deprecated(since = "0.1", forRemoval = true)
+@API(status = API.Status.DEPRECATED, since = "0.1")
 public final class Warnings {
-  private static final List<BiConsumer<Class<?>, String>> HOOKS = new CopyOnWriteArrayList<>();
-
   private Warnings() {}
 
-  /** Warns the user about something they asked for that will not work as they may expect. */
+  /**
+   * Warns the user.
+   *
+   * @param source the class the warning is about, whose logger takes it
+   * @param message what the user should know
+   * @deprecated use {@link io.joblib4j.spi.support.Warnings#warn(Class, String)}
+   */
+  @Deprecated(since = "0.1", forRemoval = true)
   public static void warn(Class<?> source, String message) {
-    LoggerFactory.getLogger(source).warn(message);
-    for (BiConsumer<Class<?>, String> hook : HOOKS) {
-      hook.accept(source, message);
-    }
+    io.joblib4j.spi.support.Warnings.warn(source, message);
   }
 
-  /** Adds a hook told every warning; returns an action that removes it. */
+  /**
+   * Adds a hook told every warning.
+   *
+   * @param hook told the source and the message of each warning
+   * @return an action that removes the hook
+   * @deprecated use {@link io.joblib4j.spi.support.Warnings#addHook(BiConsumer)}
+   */
+  @Deprecated(since = "0.1", forRemoval = true)
   public static Runnable addHook(BiConsumer<Class<?>, String> hook) {
-    HOOKS.add(hook);
-    return () -> HOOKS.remove(hook);
+    return io.joblib4j.spi.support.Warnings.addHook(hook);
   }
 }

@@ -1,7 +1,10 @@
 /**
- * What other modules and users implement to extend joblib4j. Implementations are found with
- * {@link java.util.ServiceLoader} through the thread context class loader, and can also be
- * registered by hand.
+ * What other modules and users implement to extend joblib4j: the contracts, readable alone (no
+ * type here, nor in {@code spi.support} or {@code spi.worker}, refers to joblib4j's internals).
+ * Implementations are listed in {@code META-INF/services} and found with {@link
+ * java.util.ServiceLoader} through the thread context class loader and joblib4j's own class loader
+ * — joblib4j's own backends, local store and codecs are registered that very way — or registered
+ * by hand.
  *
  * <ul>
  *   <li>{@link io.joblib4j.spi.Backend} and {@link io.joblib4j.spi.BackendProvider}: where the
@@ -13,9 +16,9 @@
  *       Memory} keeps its entries, by URI scheme. Registry: {@link io.joblib4j.spi.Stores}.
  *   <li>{@link io.joblib4j.spi.Compressor}: the codecs {@link io.joblib4j.Joblib#dump} can compress
  *       with. Registry: {@link io.joblib4j.spi.Compressors}.
- *   <li>Helpers for implementers: {@link io.joblib4j.spi.ByteSizes} (size options as joblib writes
- *       them), {@link io.joblib4j.spi.CountingCrcOutputStream} (sizes and CRC32C of written files),
- *       {@link io.joblib4j.spi.Warnings} (user-facing warnings), {@link io.joblib4j.spi.StorePaths}.
+ *   <li>Helpers implementers call are in {@link io.joblib4j.spi.support}: warnings, byte sizes,
+ *       store paths, checksummed streams. The protocol of backends whose workers are other JVMs
+ *       is {@link io.joblib4j.spi.worker}.
  * </ul>
  *
  * <p>Other modules use engine-api through this package and the public API only, never {@code

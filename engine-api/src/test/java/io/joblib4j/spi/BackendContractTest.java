@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.joblib4j.Delayed;
+import io.joblib4j.MemoizedFn1;
+import io.joblib4j.Memory;
 import io.joblib4j.Parallel;
 import io.joblib4j.ProgressListener;
 import io.joblib4j.RemoteTaskException;
@@ -19,6 +21,7 @@ import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.Serial;
 import java.io.Serializable;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,6 +41,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What every {@link Backend} guarantees a {@code Parallel} call, as tests: results in input order,
@@ -375,7 +379,7 @@ public abstract class BackendContractTest {
     try (Parallel p = parallel(1).batchSize(2).build()) {
       Throwable t = catchThrowable(() -> p.run(List.of(delayed(() -> "fine"), delayed(() -> new Holder()))));
       assertThat(t).isInstanceOf(TaskSerializationException.class)
-          .hasMessageContaining("the result of task 2 of")
+          .hasMessageContaining("the result of task 1 of")
           .hasMessageContaining(Connection.class.getName() + " is not Serializable");
       TaskSerializationException e = (TaskSerializationException) t;
       assertThat(e.className()).isEqualTo(Connection.class.getName());
@@ -509,6 +513,95 @@ public abstract class BackendContractTest {
         return i;
       })));
       assertThat(out).isEqualTo(IntStream.range(0, 12).boxed().collect(Collectors.toList()));
+    }
+  }
+
+  // ---- the numbers and names messages give ---------------------------------------------------
+
+  // Every message that names a task says "task <i> of <function>": i is the task's index in the
+  // call's input, from 0 (the index of its result in run's list), never a position in a batch.
+  // Batches of 3 put input 7 second in the third batch, so a count in the batch (1 or 2) or from
+  // 1 (8) cannot pass for it.
+
+  static int failAt7(int i) throws ContractFailure {
+    if (i == 7) {
+      throw new ContractFailure("input 7 failed", null);
+    }
+    return i;
+  }
+
+  static Object echo(Object x) {
+    return x;
+  }
+
+  static Object unsendableResultAt7(int i) {
+    return i == 7 ? new Holder() : i;
+  }
+
+  private static List<String> notes(Throwable t) {
+    return Arrays.stream(t.getSuppressed()).map(Throwable::getMessage).collect(Collectors.toList());
+  }
+
+  @Test
+  public void aFailedTasksNoteNamesItByItsIndexInTheInputAndItsFunction() {
+    assumeTrue(runsTasksConcurrently(), "a sequential call throws in the caller's own stack, without a note");
+    Throwable t;
+    try (Parallel p = parallel(2).batchSize(3).build()) {
+      t = catchThrowable(() -> p.run(IntStream.range(0, 10).mapToObj(i -> delayed(BackendContractTest::failAt7, i))));
+    }
+    assertThat(t).isExactlyInstanceOf(ContractFailure.class).hasMessage("input 7 failed");
+    assertThat(notes(t)).anyMatch(m -> m.contains("task 7 of BackendContractTest.failAt7 failed on "));
+  }
+
+  @Test
+  public void aTimeoutNamesTheTaskByItsIndexInTheInput() {
+    assumeTrue(enforcesTimeouts(), "the backend does not enforce timeouts");
+    Gate never = gate("never");
+    try (Parallel p = parallel(2).batchSize(1).timeout(Duration.ofSeconds(1)).build()) {
+      Throwable t = catchThrowable(() -> p.run(IntStream.range(0, 8).mapToObj(i -> delayed(() -> {
+        if (i == 7) {
+          never.pass();
+        }
+        return i;
+      }))));
+      assertThat(t).isInstanceOf(TimeoutException.class).hasMessageContaining("task 7 of lambda in BackendContractTest");
+      rendezvous.awaitAbandoned(name(never), 1);
+    }
+  }
+
+  @Test
+  public void aTaskOrResultThatCannotTravelIsNamedByItsIndexInTheInput() {
+    assumeTrue(crossesJvm(), "only tasks in other JVMs are serialized");
+    try (Parallel p = parallel(1).batchSize(3).build()) {
+      Throwable task = catchThrowable(() -> p.run(IntStream.range(0, 10)
+          .mapToObj(i -> delayed(BackendContractTest::echo, i == 7 ? new Model() : (Object) i))));
+      assertThat(task).isInstanceOf(TaskSerializationException.class)
+          .hasMessageContaining("task 7 of BackendContractTest.echo cannot be sent to ");
+      Throwable result = catchThrowable(() -> p.run(IntStream.range(0, 10)
+          .mapToObj(i -> delayed(BackendContractTest::unsendableResultAt7, i))));
+      assertThat(result).isInstanceOf(TaskSerializationException.class)
+          .hasMessageContaining("the result of task 7 of BackendContractTest.unsendableResultAt7 cannot be sent back");
+    }
+  }
+
+  @Test
+  public void aMemoizedFunctionIsNamedAsTheFunctionItWrapsInProgressAndInErrors(@TempDir Path cache) {
+    MemoizedFn1<Integer, Integer> memoized = Memory.builder(cache).verbose(0).build().cache(BackendContractTest::failAt7);
+    List<String> labels = new CopyOnWriteArrayList<>();
+    ProgressListener listener = new ProgressListener() {
+      @Override
+      public void started(CallInfo call) {
+        labels.add(call.description());
+      }
+    };
+    Throwable t;
+    try (Parallel p = parallel(2).batchSize(3).progress(listener).build()) {
+      t = catchThrowable(() -> p.run(IntStream.range(0, 10).mapToObj(i -> delayed(memoized, i))));
+    }
+    assertThat(labels).as("the progress label, and the Spark UI's job description").containsExactly("BackendContractTest.failAt7");
+    assertThat(t).isExactlyInstanceOf(ContractFailure.class).hasMessage("input 7 failed");
+    if (runsTasksConcurrently()) {
+      assertThat(notes(t)).anyMatch(m -> m.contains("task 7 of BackendContractTest.failAt7 failed on "));
     }
   }
 }

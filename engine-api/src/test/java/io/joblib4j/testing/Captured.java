@@ -1,6 +1,6 @@
 package io.joblib4j.testing;
 
-import io.joblib4j.spi.Warnings;
+import io.joblib4j.spi.support.Warnings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

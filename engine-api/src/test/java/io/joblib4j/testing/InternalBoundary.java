@@ -90,7 +90,7 @@ public final class InternalBoundary {
   }
 
   /** The CONSTANT_Utf8 entries of a class file: every class name, descriptor and signature it mentions. */
-  static List<String> utf8Constants(byte[] classFile) throws IOException {
+  public static List<String> utf8Constants(byte[] classFile) throws IOException {
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(classFile));
     if (in.readInt() != 0xCAFEBABE) {
       throw new IOException("not a class file");

@@ -8,8 +8,8 @@ import io.joblib4j.hdfs.internal.ArrayDescriptor;
 import io.joblib4j.spi.EntryFile;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.StoreFile;
-import io.joblib4j.spi.StorePaths;
 import io.joblib4j.spi.Stores;
+import io.joblib4j.spi.support.StorePaths;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serial;
@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apiguardian.api.API;
 
 /**
  * One logical {@link NDArray} kept in a store as chunks of rows, which workers anywhere — Spark
@@ -45,6 +46,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * writer of a chunk wins: a task that Spark retries or runs speculatively writes nothing twice. The
  * layout is in FORMAT.md, "Chunked arrays in a store".
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class ChunkedArray implements Serializable {
   @Serial private static final long serialVersionUID = 1L;
   private static final String DESCRIPTOR_ENTRY = "array";
@@ -52,9 +54,13 @@ public final class ChunkedArray implements Serializable {
   private static final String CHUNK_FILE = "chunk.jl4j";
   private static final Map<String, Store> OPEN = new ConcurrentHashMap<>();
 
+  /** The store's location, as given. */
   private final String location;
+  /** The store options, which travel with the array. */
   private final LinkedHashMap<String, Object> storeOptions;
+  /** The array's name in the store. */
   private final String name;
+  /** Its type, shape and chunking. */
   private final ArrayDescriptor descriptor;
 
   private ChunkedArray(String location, Map<String, ?> storeOptions, String name, ArrayDescriptor descriptor) {
@@ -71,12 +77,29 @@ public final class ChunkedArray implements Serializable {
    * Creates the array {@code name} in the store at {@code location} (a path, or a URI such as {@code
    * hdfs://nn/arrays}), or reuses it if it exists with the same type, shape and chunking (a driver
    * run again); an existing array that differs is an error.
+   *
+   * @param location a path, or a URI such as {@code hdfs://nn/arrays}
+   * @param name the array's name, one path segment
+   * @param dtype the element type
+   * @param chunkRows the rows of axis 0 in each chunk
+   * @param shape the whole array's shape
+   * @return the array, serializable: tasks take it to write their chunks
    */
   public static ChunkedArray create(String location, String name, DType dtype, long chunkRows, long... shape) {
     return create(location, Map.of(), name, dtype, chunkRows, shape);
   }
 
-  /** {@link #create(String, String, DType, long, long...)} with store options. */
+  /**
+   * {@link #create(String, String, DType, long, long...)} with store options.
+   *
+   * @param location a path, or a URI such as {@code hdfs://nn/arrays}
+   * @param storeOptions store options, as {@code Memory.Builder.storeOption} takes them
+   * @param name the array's name, one path segment
+   * @param dtype the element type
+   * @param chunkRows the rows of axis 0 in each chunk
+   * @param shape the whole array's shape
+   * @return the array
+   */
   public static ChunkedArray create(String location, Map<String, ?> storeOptions, String name, DType dtype,
       long chunkRows, long... shape) {
     ChunkedArray a = new ChunkedArray(location, storeOptions, name, new ArrayDescriptor(dtype, shape, chunkRows));
@@ -84,12 +107,25 @@ public final class ChunkedArray implements Serializable {
     return a;
   }
 
-  /** Opens the existing array {@code name} in the store at {@code location}. */
+  /**
+   * Opens the existing array {@code name} in the store at {@code location}.
+   *
+   * @param location a path, or a URI such as {@code hdfs://nn/arrays}
+   * @param name the array's name, one path segment
+   * @return the array
+   */
   public static ChunkedArray open(String location, String name) {
     return open(location, Map.of(), name);
   }
 
-  /** {@link #open(String, String)} with store options. */
+  /**
+   * {@link #open(String, String)} with store options.
+   *
+   * @param location a path, or a URI such as {@code hdfs://nn/arrays}
+   * @param storeOptions store options, as {@code Memory.Builder.storeOption} takes them
+   * @param name the array's name, one path segment
+   * @return the array
+   */
   public static ChunkedArray open(String location, Map<String, ?> storeOptions, String name) {
     Store store = store(location, storeOptions);
     String path = StorePaths.join(name, DESCRIPTOR_ENTRY, DESCRIPTOR_FILE);
@@ -106,33 +142,68 @@ public final class ChunkedArray implements Serializable {
     }
   }
 
+  /**
+   * The element type.
+   *
+   * @return the element type
+   */
   public DType dtype() {
     return descriptor.dtype();
   }
 
+  /**
+   * The whole array's shape.
+   *
+   * @return a copy of the shape
+   */
   public long[] shape() {
     return descriptor.shape();
   }
 
+  /**
+   * The rows of axis 0 in each chunk but the last.
+   *
+   * @return the rows per chunk
+   */
   public long chunkRows() {
     return descriptor.chunkRows();
   }
 
+  /**
+   * The number of chunks.
+   *
+   * @return the number of chunks
+   */
   public int chunks() {
     return descriptor.chunks();
   }
 
-  /** The first row of chunk {@code i}. */
+  /**
+   * The first row of chunk {@code i}.
+   *
+   * @param i the chunk, from 0
+   * @return the row, from 0
+   */
   public long firstRow(int i) {
     return descriptor.firstRow(i);
   }
 
-  /** The shape of chunk {@code i} (the last one may have fewer rows). */
+  /**
+   * The shape of chunk {@code i} (the last one may have fewer rows).
+   *
+   * @param i the chunk, from 0
+   * @return its shape
+   */
   public long[] chunkShape(int i) {
     return descriptor.chunkShape(i);
   }
 
-  /** A zero-filled heap array shaped for chunk {@code i}, to fill and {@link #writeChunk write}. */
+  /**
+   * A zero-filled heap array shaped for chunk {@code i}, to fill and {@link #writeChunk write}.
+   *
+   * @param i the chunk, from 0
+   * @return the array to fill
+   */
   public NDArray newChunk(int i) {
     return NDArray.zeros(dtype(), chunkShape(i));
   }
@@ -141,6 +212,9 @@ public final class ChunkedArray implements Serializable {
    * Stores chunk {@code i}, atomically. Returns false if it was there already (a retried or
    * speculative task): the first writer's chunk is kept.
    *
+   * @param i the chunk, from 0
+   * @param data its rows
+   * @return whether this call stored it
    * @throws IllegalArgumentException if {@code data}'s type or shape is not chunk {@code i}'s
    */
   public boolean writeChunk(int i, NDArray data) {
@@ -157,7 +231,11 @@ public final class ChunkedArray implements Serializable {
     }
   }
 
-  /** The chunks not written yet, in order. */
+  /**
+   * The chunks not written yet, in order.
+   *
+   * @return the chunk numbers, from 0
+   */
   public List<Integer> missingChunks() {
     Set<String> present = new HashSet<>();
     try {
@@ -178,12 +256,21 @@ public final class ChunkedArray implements Serializable {
     return missing;
   }
 
-  /** Whether every chunk has been written. */
+  /**
+   * Whether every chunk has been written.
+   *
+   * @return whether none is missing
+   */
   public boolean isComplete() {
     return missingChunks().isEmpty();
   }
 
-  /** Chunk {@code i}, read into the heap (checksums verified). */
+  /**
+   * Chunk {@code i}, read into the heap (checksums verified).
+   *
+   * @param i the chunk, from 0
+   * @return the chunk
+   */
   public NDArray readChunk(int i) {
     descriptor.checkChunk(i);
     String path = chunkEntry(i) + "/" + CHUNK_FILE;
@@ -202,7 +289,11 @@ public final class ChunkedArray implements Serializable {
     }
   }
 
-  /** The whole array on the heap, assembled from every chunk. */
+  /**
+   * The whole array on the heap, assembled from every chunk.
+   *
+   * @return the array
+   */
   public NDArray toHeap() {
     requireComplete();
     NDArray all = NDArray.zeros(dtype(), shape());
@@ -219,6 +310,9 @@ public final class ChunkedArray implements Serializable {
    * MmapMode#READ_WRITE}: it can be larger than the heap. Chunks on a remote store come through the
    * machine's verified local copies and are mapped, not read into the heap. Writes to the result
    * change the local file only.
+   *
+   * @param file the local file
+   * @return the mapped array
    */
   public NDArray toMapped(Path file) {
     requireComplete();

@@ -1,5 +1,7 @@
 package io.joblib4j.hdfs;
 
+import org.apiguardian.api.API;
+
 /**
  * The options of the Hadoop store, given as {@code Memory.builder(location).storeOption(key, value)}
  * or to {@link HadoopStores#open(java.net.URI, org.apache.hadoop.conf.Configuration, java.util.Map)}.
@@ -13,6 +15,7 @@ package io.joblib4j.hdfs;
  *     .build();
  * }</pre>
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public final class HadoopStoreOptions {
   /**
    * How entries are published: {@code "rename"} (write a temporary folder, then rename it into

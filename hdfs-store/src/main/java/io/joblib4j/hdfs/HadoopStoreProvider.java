@@ -7,12 +7,14 @@ import java.io.IOException;
 import java.net.URI;
 import java.util.Map;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * The {@link StoreProvider} for Hadoop schemes ({@link HadoopStores#SCHEMES}), listed in {@code
  * META-INF/services/io.joblib4j.spi.StoreProvider}: stores open with the Hadoop configuration in
  * scope and the options given (see {@link HadoopStoreOptions}).
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public final class HadoopStoreProvider implements StoreProvider {
   private final Set<String> schemes;
 

@@ -9,6 +9,7 @@ import java.net.URI;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
+import org.apiguardian.api.API;
 
 /**
  * Opens {@link Store}s on any Hadoop FileSystem. {@code new Memory("hdfs://nn/cache")} finds this
@@ -70,6 +71,7 @@ import org.apache.hadoop.conf.Configuration;
  * waits for a timeout. A block whose every replica fails its checksum is reported as a corrupt
  * entry, which Memory deletes and recomputes; one whose DataNodes are down is an I/O error.
  */
+@API(status = API.Status.MAINTAINED, since = "0.1")
 public final class HadoopStores {
   /** The schemes served through ServiceLoader. */
   public static final Set<String> SCHEMES =
@@ -77,12 +79,25 @@ public final class HadoopStores {
 
   private HadoopStores() {}
 
-  /** Opens the store at {@code location} with the Hadoop configuration in scope. */
+  /**
+   * Opens the store at {@code location} with the Hadoop configuration in scope.
+   *
+   * @param location a Hadoop URI, e.g. {@code hdfs://nn:8020/cache}
+   * @return the open store, which the caller closes
+   * @throws IOException if the file system cannot be reached or the root created
+   */
   public static Store open(String location) throws IOException {
     return open(URI.create(location), Configurations.inScope(), Map.of());
   }
 
-  /** Opens the store at {@code location} with {@code conf}. */
+  /**
+   * Opens the store at {@code location} with {@code conf}.
+   *
+   * @param location a Hadoop URI
+   * @param conf the Hadoop configuration
+   * @return the open store, which the caller closes
+   * @throws IOException if the file system cannot be reached or the root created
+   */
   public static Store open(URI location, Configuration conf) throws IOException {
     return open(location, conf, Map.of());
   }
@@ -90,6 +105,12 @@ public final class HadoopStores {
   /**
    * Opens the store at {@code location} with {@code conf} (not changed; the store works on a copy)
    * and {@linkplain HadoopStoreOptions options}; the root is created if needed.
+   *
+   * @param location a Hadoop URI
+   * @param conf the Hadoop configuration
+   * @param options store options
+   * @return the open store, which the caller closes
+   * @throws IOException if the file system cannot be reached or the root created
    */
   public static Store open(URI location, Configuration conf, Map<String, ?> options) throws IOException {
     return HadoopStoreOpener.open(location, conf, options);
@@ -98,6 +119,9 @@ public final class HadoopStores {
   /**
    * A provider for more schemes, for {@link io.joblib4j.spi.Stores#register}: any file system Hadoop
    * knows (its {@code fs.<scheme>.impl} is configured) can hold a cache.
+   *
+   * @param schemes the URI schemes
+   * @return the provider
    */
   public static StoreProvider provider(String... schemes) {
     return new HadoopStoreProvider(Set.of(schemes));

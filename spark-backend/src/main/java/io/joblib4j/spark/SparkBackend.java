@@ -11,6 +11,7 @@ import java.util.Objects;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
+import org.apiguardian.api.API;
 
 /**
  * The {@code spark} backend: the batches of a {@code Parallel} call run on Spark executors.
@@ -38,20 +39,33 @@ import org.apache.spark.sql.SparkSession;
  * otherwise; when they cannot, batches run as Spark jobs ({@code spark.joblib4j.channel}). Closing
  * this backend cancels running calls; Spark keeps running.
  */
+@API(status = API.Status.STABLE, since = "0.1")
 public final class SparkBackend implements Backend {
   private final SparkEngine engine;
 
-  /** A backend on {@code session}'s SparkContext. */
+  /**
+   * A backend on {@code session}'s SparkContext.
+   *
+   * @param session a running session
+   */
   public SparkBackend(SparkSession session) {
     this(SparkSessions.contextOf(Objects.requireNonNull(session, "session")), Map.of());
   }
 
-  /** A backend on {@code context}. */
+  /**
+   * A backend on {@code context}.
+   *
+   * @param context a running context
+   */
   public SparkBackend(JavaSparkContext context) {
     this(Objects.requireNonNull(context, "context").sc(), Map.of());
   }
 
-  /** A backend on {@code context}. */
+  /**
+   * A backend on {@code context}.
+   *
+   * @param context a running context
+   */
   public SparkBackend(SparkContext context) {
     this(context, Map.of());
   }
@@ -60,17 +74,28 @@ public final class SparkBackend implements Backend {
    * A backend on {@code context} with options ({@code channel}, {@code driver.host}, {@code
    * driver.port}, ... {@code maxResultSize}: the names of the {@code spark.joblib4j.*} settings
    * without the prefix) over those settings.
+   *
+   * @param context a running context
+   * @param options backend options, by name
    */
   public SparkBackend(SparkContext context, Map<String, Object> options) {
     this.engine = new SparkEngine(Objects.requireNonNull(context, "context"), Map.copyOf(options));
   }
 
-  /** A backend on the active SparkSession, or the running SparkContext. */
+  /**
+   * A backend on the active SparkSession, or the running SparkContext.
+   *
+   * @return the backend
+   */
   public static SparkBackend active() {
     return new SparkBackend(SparkEngine.currentContext(), Map.of());
   }
 
-  /** The SparkContext this backend runs on. */
+  /**
+   * The SparkContext this backend runs on.
+   *
+   * @return the context
+   */
   public SparkContext sparkContext() {
     return engine.sparkContext();
   }

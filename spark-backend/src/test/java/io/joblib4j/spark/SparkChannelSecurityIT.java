@@ -4,7 +4,7 @@ import static io.joblib4j.Delayed.delayed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.joblib4j.Parallel;
-import io.joblib4j.spi.Warnings;
+import io.joblib4j.spi.support.Warnings;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;

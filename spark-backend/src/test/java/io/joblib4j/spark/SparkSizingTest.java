@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.joblib4j.Parallel;
-import io.joblib4j.spi.Warnings;
 import io.joblib4j.spi.Backends;
+import io.joblib4j.spi.support.Warnings;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;

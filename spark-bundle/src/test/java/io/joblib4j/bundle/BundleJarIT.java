@@ -149,6 +149,49 @@ class BundleJarIT {
   }
 
   @Test
+  void carriesJoblib4jsLicenseAndTheNoticeAndLicenseOfEveryLibraryItShades() throws IOException {
+    assertThat(text("META-INF/LICENSE")).as("joblib4j's own license").contains("Apache License")
+        .contains("Version 2.0, January 2004");
+    String notice = text("META-INF/NOTICE");
+    assertThat(notice).startsWith("joblib4j spark bundle").contains("Copyright 2026 The joblib4j authors");
+    Set<String> shaded = new TreeSet<>();
+    for (String c : classes()) {
+      if (c.startsWith("io/joblib4j/shaded/")) {
+        shaded.add("io.joblib4j.shaded." + c.split("/")[3]);
+      }
+    }
+    assertThat(shaded).as("relocated libraries").hasSize(RELOCATED.size());
+    assertThat(shaded).as("every relocated library is named in META-INF/NOTICE").allMatch(notice::contains);
+    // Kryo 5 carries libraries of its own, relocated within it: each is named with its license too
+    Map<String, String> withinKryo = Map.of("asm", "ASM", "minlog", "MinLog", "reflectasm", "ReflectASM",
+        "objenesis", "Objenesis");
+    for (Map.Entry<String, String> lib : withinKryo.entrySet()) {
+      assertThat(classes()).as(lib.getKey()).anyMatch(c -> c.startsWith("io/joblib4j/shaded/kryo5/" + lib.getKey() + "/"));
+      assertThat(notice).as(lib.getValue()).contains(lib.getValue());
+    }
+    assertThat(notice).as("Objenesis' own NOTICE (Apache-2.0, section 4(d))")
+        .contains("Copyright 2006-2024 Joe Walnes, Henri Tremblay, Leonardo Mesquita");
+    java.util.regex.Matcher named = java.util.regex.Pattern.compile("META-INF/licenses/[a-z0-9-]+\\.txt").matcher(notice);
+    List<String> licenses = new ArrayList<>();
+    while (named.find()) {
+      licenses.add(named.group());
+    }
+    assertThat(licenses).as("license files the NOTICE names").contains("META-INF/licenses/asm.txt",
+        "META-INF/licenses/kryo.txt", "META-INF/licenses/minlog.txt", "META-INF/licenses/reflectasm.txt");
+    for (String file : licenses) {
+      assertThat(text(file)).as(file).contains("Redistribution and use in source and binary forms")
+          .contains("Copyright (c)");
+    }
+    assertThat(text("META-INF/licenses/asm.txt")).contains("INRIA, France Telecom");
+  }
+
+  @Test
+  void namesItsJavaModuleInTheManifest() throws IOException {
+    assertThat(bundle.getManifest().getMainAttributes().getValue("Automatic-Module-Name"))
+        .isEqualTo("io.joblib4j.spark.bundle");
+  }
+
+  @Test
   void everyReferenceResolvesOnSparksOwnClassPath() throws IOException {
     List<String> problems = Bundle.unresolvedOn(Bundle.sparkClasspath());
     assertThat(problems).as("references the bundle makes that Spark " + System.getProperty("bundle.sparkVersion")
@@ -177,6 +220,12 @@ class BundleJarIT {
       }
     }
     return names;
+  }
+
+  private static String text(String entry) throws IOException {
+    JarEntry e = bundle.getJarEntry(entry);
+    assertThat(e).as(entry + " in the bundle").isNotNull();
+    return new String(read(e), StandardCharsets.UTF_8);
   }
 
   private static byte[] read(JarEntry e) throws IOException {

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apiguardian.api.API;
 
 /**
  * A cached stage of 1 argument, made by {@link StageCache#cache(Fn1)}: {@link #apply} reads the
@@ -18,6 +19,7 @@ import org.apache.spark.sql.Row;
  *
  * @param <A> the type of argument 1: a {@code Dataset} or a plain value
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class Stage1<A> implements Fn1<A, Dataset<Row>> {
   @Serial private static final long serialVersionUID = 1L;
   private final transient StageRunner runner;

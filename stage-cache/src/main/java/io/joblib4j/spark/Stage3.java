@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apiguardian.api.API;
 
 /**
  * A cached stage of 3 arguments, made by {@link StageCache#cache(Fn3)}: {@link #apply} reads the
@@ -20,6 +21,7 @@ import org.apache.spark.sql.Row;
  * @param <B> the type of argument 2: a {@code Dataset} or a plain value
  * @param <C> the type of argument 3: a {@code Dataset} or a plain value
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class Stage3<A, B, C> implements Fn3<A, B, C, Dataset<Row>> {
   @Serial private static final long serialVersionUID = 1L;
   private final transient StageRunner runner;

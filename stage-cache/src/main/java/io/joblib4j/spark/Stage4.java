@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apiguardian.api.API;
 
 /**
  * A cached stage of 4 arguments, made by {@link StageCache#cache(Fn4)}: {@link #apply} reads the
@@ -21,6 +22,7 @@ import org.apache.spark.sql.Row;
  * @param <C> the type of argument 3: a {@code Dataset} or a plain value
  * @param <D> the type of argument 4: a {@code Dataset} or a plain value
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class Stage4<A, B, C, D> implements Fn4<A, B, C, D, Dataset<Row>> {
   @Serial private static final long serialVersionUID = 1L;
   private final transient StageRunner runner;

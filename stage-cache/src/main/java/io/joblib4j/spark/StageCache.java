@@ -11,9 +11,9 @@ import io.joblib4j.spark.stages.internal.EntryCatalog;
 import io.joblib4j.spark.stages.internal.StageLayout;
 import io.joblib4j.spark.stages.internal.StageRunner;
 import io.joblib4j.spark.stages.internal.StageSpec;
-import io.joblib4j.spi.ByteSizes;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.Stores;
+import io.joblib4j.spi.support.ByteSizes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -24,6 +24,7 @@ import java.util.Objects;
 import java.util.Set;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.SparkSession;
+import org.apiguardian.api.API;
 
 /**
  * joblib's {@code memory.cache} for Spark pipeline stages: a stage (a function from Datasets and plain
@@ -48,6 +49,7 @@ import org.apache.spark.sql.SparkSession;
  * published through the location's store (a rename on HDFS, a commit marker on object stores), so
  * concurrent runs, task retries and killed drivers never leave anything a later run reads.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class StageCache {
   private static final Set<String> FORMATS = Set.of("parquet", "orc");
   private final StageRunner runner;
@@ -187,6 +189,7 @@ public final class StageCache {
   }
 
   /** Options of a {@link StageCache}. */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
   public static final class Builder {
     private final SparkSession spark;
     private final String location;

@@ -3,9 +3,9 @@ package io.joblib4j.spark;
 import io.joblib4j.spark.stages.internal.EntryCatalog;
 import io.joblib4j.spark.stages.internal.EntryRecord;
 import io.joblib4j.spark.stages.internal.StageLayout;
-import io.joblib4j.spi.ByteSizes;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.Stores;
+import io.joblib4j.spi.support.ByteSizes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apiguardian.api.API;
 
 /**
  * The stage entries at a location, read from the files alone: list them, see their sizes, clear a
@@ -34,6 +35,7 @@ import java.util.Map;
  * Only the {@code stages/} folder is touched: a {@code Memory} at the same location keeps its
  * entries, and {@code Memory.clear()} leaves the stages alone.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class StageCatalog implements AutoCloseable {
   private final EntryCatalog catalog;
   private final boolean ownsStore;

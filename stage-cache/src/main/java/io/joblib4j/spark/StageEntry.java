@@ -2,6 +2,7 @@ package io.joblib4j.spark;
 
 import java.time.Instant;
 import java.util.List;
+import org.apiguardian.api.API;
 
 /**
  * One committed entry of a {@link StageCache}, as {@link StageCatalog#list()} reports it.
@@ -17,6 +18,7 @@ import java.util.List;
  *     stages' entries ({@code stage Pipeline.load-.../<key>}), plain arguments
  * @param data where its data files are (a URI)
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record StageEntry(String stage, String name, String key, Instant created, Instant lastAccess, long bytes,
     long rows, List<String> inputs, String data) {
 

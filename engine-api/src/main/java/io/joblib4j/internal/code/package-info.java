@@ -4,4 +4,7 @@
  * io.joblib4j.internal.code.CodeScope}), and the walk from a function's method through the methods
  * it reaches whose hash is its version ({@link io.joblib4j.internal.code.CodeVersion}). Not API.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 package io.joblib4j.internal.code;
+
+import org.apiguardian.api.API;

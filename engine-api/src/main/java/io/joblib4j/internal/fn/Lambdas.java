@@ -1,9 +1,8 @@
 package io.joblib4j.internal.fn;
 
 import io.joblib4j.fn.FunctionAdapter;
-import java.io.Serializable;
+import io.joblib4j.spi.support.SerializedLambdas;
 import java.lang.invoke.SerializedLambda;
-import java.lang.reflect.Method;
 import java.util.Optional;
 
 /**
@@ -18,12 +17,13 @@ public final class Lambdas {
 
   /**
    * The function {@code fn} stands for: {@code fn} itself, or what a {@link FunctionAdapter} (a
-   * Scala function made into an {@code Fn1}, say) adapts, through any number of adapters.
+   * Scala function made into an {@code Fn1}, say) adapts or a {@link WrapsFunction} (a memoized
+   * function) wraps, through any number of them.
    */
   public static Object unwrap(Object fn) {
     Object f = fn;
-    for (int i = 0; i < MAX_ADAPTERS && f instanceof FunctionAdapter a; i++) {
-      Object inner = a.adaptedFunction();
+    for (int i = 0; i < MAX_ADAPTERS && (f instanceof FunctionAdapter || f instanceof WrapsFunction); i++) {
+      Object inner = f instanceof FunctionAdapter a ? a.adaptedFunction() : ((WrapsFunction) f).wrappedFunction();
       if (inner == null || inner == f) {
         break;
       }
@@ -37,17 +37,7 @@ public final class Lambdas {
    * an ordinary object (a class implementing the function interface).
    */
   public static Optional<SerializedLambda> serializedForm(Object fn) {
-    if (!(fn instanceof Serializable) || !fn.getClass().isSynthetic()) {
-      return Optional.empty();
-    }
-    try {
-      Method writeReplace = fn.getClass().getDeclaredMethod("writeReplace");
-      writeReplace.setAccessible(true);
-      Object replacement = writeReplace.invoke(fn);
-      return replacement instanceof SerializedLambda sl ? Optional.of(sl) : Optional.empty();
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      return Optional.empty();
-    }
+    return SerializedLambdas.of(fn);
   }
 
   /**

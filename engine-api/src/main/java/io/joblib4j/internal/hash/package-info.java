@@ -6,4 +6,7 @@
  * {@link io.joblib4j.UnhashableValueException}, which names the path to what cannot be hashed), and {@link io.joblib4j.internal.hash.HashedAs}, for joblib4j's objects that hash as what
  * they stand for. Not API.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 package io.joblib4j.internal.hash;
+
+import org.apiguardian.api.API;

@@ -1,11 +1,12 @@
 package io.joblib4j.internal.memory;
 
-import io.joblib4j.Joblib;
-import io.joblib4j.spi.Warnings;
+import io.joblib4j.HashAlgorithm;
 import io.joblib4j.internal.code.CodeVersion;
 import io.joblib4j.internal.fn.Forwarders;
 import io.joblib4j.internal.fn.Lambdas;
 import io.joblib4j.internal.fn.ReplNames;
+import io.joblib4j.internal.hash.ValueHasher;
+import io.joblib4j.spi.support.Warnings;
 import java.lang.invoke.MethodHandleInfo;
 import java.lang.invoke.SerializedLambda;
 import java.lang.reflect.Constructor;
@@ -245,7 +246,7 @@ record FunctionIdentity(
     if (readable.length() > MAX_FOLDER_NAME) {
       readable = readable.substring(readable.length() - MAX_FOLDER_NAME).replaceAll("^[._-]+", "");
     }
-    return (readable.isEmpty() ? "fn" : readable) + "-" + Joblib.hash(id).substring(0, 12).toLowerCase(Locale.ROOT);
+    return (readable.isEmpty() ? "fn" : readable) + "-" + ValueHasher.hex(id, HashAlgorithm.XXH3_128).substring(0, 12).toLowerCase(Locale.ROOT);
   }
 
   private static List<Object> nullsAsMarkers(List<Object> values) {

@@ -2,7 +2,7 @@ package io.joblib4j.internal.memory;
 
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.StoreFile;
-import io.joblib4j.spi.StorePaths;
+import io.joblib4j.spi.support.StorePaths;
 import java.io.IOException;
 import java.util.List;
 import java.util.regex.Pattern;

@@ -6,7 +6,7 @@ import io.joblib4j.internal.memory.LocalTree.Step;
 import io.joblib4j.spi.EntryFile;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.StoreFile;
-import io.joblib4j.spi.StorePaths;
+import io.joblib4j.spi.support.StorePaths;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

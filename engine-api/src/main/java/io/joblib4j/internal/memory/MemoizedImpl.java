@@ -13,6 +13,7 @@ import io.joblib4j.MemoizedFn6;
 import io.joblib4j.MemorizedResult;
 import io.joblib4j.Memory;
 import io.joblib4j.MmapMode;
+import io.joblib4j.internal.fn.WrapsFunction;
 import io.joblib4j.internal.hash.HashedAs;
 import java.io.Serial;
 import java.time.Duration;
@@ -23,7 +24,7 @@ import java.time.Duration;
  * copy. {@link Memory#cache} hands it out typed as the arity of the function it wraps; calling it
  * with another arity (only possible through an unchecked cast) is refused.
  */
-final class MemoizedImpl implements HashedAs, MemoizedFn0<Object>, MemoizedFn1<Object, Object>, MemoizedFn2<Object, Object, Object>, MemoizedFn3<Object, Object, Object, Object>, MemoizedFn4<Object, Object, Object, Object, Object>, MemoizedFn5<Object, Object, Object, Object, Object, Object>, MemoizedFn6<Object, Object, Object, Object, Object, Object, Object> {
+final class MemoizedImpl implements HashedAs, WrapsFunction, MemoizedFn0<Object>, MemoizedFn1<Object, Object>, MemoizedFn2<Object, Object, Object>, MemoizedFn3<Object, Object, Object, Object>, MemoizedFn4<Object, Object, Object, Object, Object>, MemoizedFn5<Object, Object, Object, Object, Object, Object>, MemoizedFn6<Object, Object, Object, Object, Object, Object, Object> {
   @Serial private static final long serialVersionUID = 1L;
 
   private final Memory memory;
@@ -34,8 +35,12 @@ final class MemoizedImpl implements HashedAs, MemoizedFn0<Object>, MemoizedFn1<O
     this.core = core;
   }
 
-  /** The function this memoizes, for unwrapping {@code cache(cache(f))}. */
-  Object wrapped() {
+  /**
+   * The function this memoizes: for unwrapping {@code cache(cache(f))}, and the name tasks, progress
+   * bars and the Spark UI give a memoized function.
+   */
+  @Override
+  public Object wrappedFunction() {
     return core.fn;
   }
 

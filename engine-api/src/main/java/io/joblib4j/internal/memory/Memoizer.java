@@ -23,7 +23,7 @@ public final class Memoizer {
   public static <M> M memoize(Memory memory, CacheSettings settings, Object fn, int arity) {
     Objects.requireNonNull(fn, "function to cache");
     if (fn instanceof MemoizedImpl m) {
-      fn = m.wrapped(); // joblib unwraps a MemorizedFunc passed to cache()
+      fn = m.wrappedFunction(); // joblib unwraps a MemorizedFunc passed to cache()
     }
     CachedFunction core = new CachedFunction(settings, fn, arity, CallOptions.NONE);
     if (settings.location() != null) {

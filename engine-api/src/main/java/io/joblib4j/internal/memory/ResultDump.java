@@ -1,8 +1,8 @@
 package io.joblib4j.internal.memory;
 
 import io.joblib4j.Compress;
-import io.joblib4j.Joblib;
-import io.joblib4j.spi.CountingCrcOutputStream;
+import io.joblib4j.internal.persist.Dumps;
+import io.joblib4j.spi.support.CountingCrcOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -22,7 +22,7 @@ final class ResultDump {
     Watched watched = new Watched(storeStream);
     counted = new CountingCrcOutputStream(watched);
     try {
-      Joblib.dump(value, counted, compress);
+      Dumps.toStream(value, counted, compress);
     } catch (RuntimeException e) {
       if (watched.failed) {
         throw e; // the store's failure, as it was

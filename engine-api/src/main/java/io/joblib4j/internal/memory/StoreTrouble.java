@@ -1,6 +1,6 @@
 package io.joblib4j.internal.memory;
 
-import io.joblib4j.spi.Warnings;
+import io.joblib4j.spi.support.Warnings;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 

@@ -1,6 +1,5 @@
 package io.joblib4j.internal.memory;
 
-import io.joblib4j.Joblib;
 import io.joblib4j.LoadOptions;
 import io.joblib4j.MmapMode;
 import io.joblib4j.internal.persist.Persistence;
@@ -32,7 +31,7 @@ final class StoredOutput {
         return Optional.empty();
       }
       // the load checks the mapped data against its CRC32Cs once per version of the file in this JVM
-      return Optional.of(Joblib.load(file.get(), options));
+      return Optional.of(Persistence.load(file.get(), options));
     }
     Optional<InputStream> in = store.open(output);
     if (in.isEmpty()) {

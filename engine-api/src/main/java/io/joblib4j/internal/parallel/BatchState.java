@@ -10,7 +10,6 @@ import io.joblib4j.spi.BatchOutcome;
 final class BatchState implements BatchListener {
   final ParallelCall call;
   final TaskBatch batch;
-  final long firstTask;
   final long submitNanos;
   volatile long startNanos;
   volatile int tasksDone;
@@ -20,10 +19,9 @@ final class BatchState implements BatchListener {
   /** Set under the call's lock when the batch succeeded. */
   Object[] results;
 
-  BatchState(ParallelCall call, TaskBatch batch, long firstTask) {
+  BatchState(ParallelCall call, TaskBatch batch) {
     this.call = call;
     this.batch = batch;
-    this.firstTask = firstTask;
     this.submitNanos = System.nanoTime();
   }
 

@@ -5,11 +5,12 @@ import io.joblib4j.ProgressListener;
 import io.joblib4j.Require;
 import io.joblib4j.fn.Action;
 import io.joblib4j.internal.CpuCount;
-import io.joblib4j.spi.Warnings;
 import io.joblib4j.internal.progress.ConsoleBarReporter;
 import io.joblib4j.internal.progress.VerboseReporter;
 import io.joblib4j.spi.Backend;
+import io.joblib4j.spi.Backends;
 import io.joblib4j.spi.CallSpec;
+import io.joblib4j.spi.support.Warnings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -104,7 +105,7 @@ public final class CallPlan {
       }
     } else {
       String name = prefer == Prefer.PROCESSES && require == null ? "processes" : "threads";
-      if (name.equals("processes") && !BackendRegistry.names().contains("processes")) {
+      if (name.equals("processes") && !Backends.available().contains("processes")) {
         Warnings.warn(CallPlan.class, "prefer(PROCESSES): no \"processes\" backend is available; using threads");
         name = "threads";
       }

@@ -4,8 +4,9 @@ import io.joblib4j.Prefer;
 import io.joblib4j.ProgressListener;
 import io.joblib4j.Require;
 import io.joblib4j.fn.Action;
-import io.joblib4j.spi.ByteSizes;
 import io.joblib4j.spi.Backend;
+import io.joblib4j.spi.Backends;
+import io.joblib4j.spi.support.ByteSizes;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -38,7 +39,7 @@ public final class Options {
 
   public void backend(String name) {
     Objects.requireNonNull(name, "backend name");
-    BackendRegistry.validateName(name.trim());
+    Backends.validateName(name.trim());
     this.backendName = name.trim();
     this.backend = null;
   }

@@ -3,11 +3,11 @@ package io.joblib4j.internal.parallel;
 import io.joblib4j.Delayed;
 import io.joblib4j.ProgressListener.CallInfo;
 import io.joblib4j.ProgressListener.Progress;
-import io.joblib4j.spi.Warnings;
 import io.joblib4j.internal.progress.ProgressTracker;
 import io.joblib4j.spi.BackendCall;
 import io.joblib4j.spi.BatchOutcome;
 import io.joblib4j.spi.CallSpec;
+import io.joblib4j.spi.support.Warnings;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -221,9 +221,9 @@ final class ParallelCall implements CallResults.Producer {
     BatchState state;
     lock.lock();
     try {
-      TaskBatch batch = new TaskBatch(spec.callId(), nextBatchIndex++, tasks, spec.description(),
+      TaskBatch batch = new TaskBatch(spec.callId(), nextBatchIndex++, dispatchedTasks, tasks, spec.description(),
           plan.taskNestingLevel(), spec.threadBudget());
-      state = new BatchState(this, batch, dispatchedTasks);
+      state = new BatchState(this, batch);
       dispatchedTasks += tasks.size();
       dispatchedBatches++;
       running.add(state);
@@ -261,9 +261,7 @@ final class ParallelCall implements CallResults.Producer {
       }
     }
     if (!outcome.succeeded()) {
-      long task = state.firstTask + outcome.failedTask();
-      fail(outcome.failure(), "task " + task + " (" + spec.description() + ") failed on "
-          + outcome.worker());
+      fail(outcome.failure(), state.batch.describeTask(outcome.failedTask()) + " failed on " + outcome.worker());
       return;
     }
     Object[] results = outcome.results();
@@ -367,10 +365,8 @@ final class ParallelCall implements CallResults.Producer {
       lock.unlock();
     }
     if (expired != null) {
-      long task = expired.firstTask + expired.tasksDone;
-      fail(new TimeoutException("task " + task + " of the Parallel call (" + spec.description()
-          + ") ran longer than the timeout of " + plan.timeout() + "; the remaining tasks were cancelled"),
-          "timeout");
+      fail(new TimeoutException(expired.batch.describeTask(expired.tasksDone) + " ran longer than the timeout of "
+          + plan.timeout() + "; the remaining tasks were cancelled"), "timeout");
     }
   }
 

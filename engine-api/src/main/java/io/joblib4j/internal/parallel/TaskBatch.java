@@ -17,15 +17,17 @@ final class TaskBatch implements Batch {
 
   private final String callId;
   private final int index;
+  private final long firstTask;
   private final List<Delayed<?>> tasks;
   private final String functionName;
   private final int nestingLevel;
   private final int threadBudget;
 
-  TaskBatch(String callId, int index, List<Delayed<?>> tasks, String functionName,
+  TaskBatch(String callId, int index, long firstTask, List<Delayed<?>> tasks, String functionName,
       int nestingLevel, int threadBudget) {
     this.callId = callId;
     this.index = index;
+    this.firstTask = firstTask;
     this.tasks = tasks;
     this.functionName = functionName;
     this.nestingLevel = nestingLevel;
@@ -43,6 +45,11 @@ final class TaskBatch implements Batch {
   }
 
   @Override
+  public long firstTask() {
+    return firstTask;
+  }
+
+  @Override
   public int size() {
     return tasks.size();
   }
@@ -54,7 +61,13 @@ final class TaskBatch implements Batch {
 
   @Override
   public String description() {
-    return functionName + ", batch " + (index + 1);
+    long last = firstTask + tasks.size() - 1;
+    return functionName + (last <= firstTask ? ", task " + firstTask : ", tasks " + firstTask + "-" + last);
+  }
+
+  @Override
+  public String describeTask(int i) {
+    return "task " + (firstTask + i) + " of " + functionName;
   }
 
   @Override
@@ -75,6 +88,6 @@ final class TaskBatch implements Batch {
 
   @Override
   public String toString() {
-    return "Batch[" + description() + ", " + tasks.size() + " tasks]";
+    return "Batch[" + description() + "]";
   }
 }

@@ -5,7 +5,6 @@ import io.joblib4j.spi.Compressor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.List;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
 import java.util.zip.GZIPOutputStream;
@@ -27,7 +26,9 @@ import org.tukaani.xz.XZOutputStream;
 
 /**
  * The seven codecs joblib4j ships, with joblib's names, extensions and magic bytes (joblib-features
- * §3.2, plus zstd). Each is a thin adapter over the JDK or a library Spark also ships.
+ * §3.2, plus zstd). Each is a thin adapter over the JDK or a library Spark also ships, listed in
+ * engine-api's {@code META-INF/services/io.joblib4j.spi.Compressor} in joblib's order and found
+ * there by {@code Compressors}, as a third party's codec would be.
  */
 public final class BuiltinCompressors {
   /** Buffer between our writer and the codec; joblib uses 1 MiB too. */
@@ -36,11 +37,6 @@ public final class BuiltinCompressors {
   private static final int XZ_MEMORY_LIMIT_KIB = 256 * 1024;
 
   private BuiltinCompressors() {}
-
-  /** The built-in codecs, in the order joblib lists them. */
-  public static List<Compressor> all() {
-    return List.of(new Zlib(), new Gzip(), new Bz2(), new Lzma(), new Xz(), new Lz4(), new Zstd());
-  }
 
   private abstract static class Base implements Compressor {
     private final String name;
@@ -75,8 +71,8 @@ public final class BuiltinCompressors {
   }
 
   /** RFC 1950 zlib stream, readable by Python's {@code zlib.decompress} (joblib's .z files). */
-  static final class Zlib extends Base {
-    Zlib() {
+  public static final class Zlib extends Base {
+    public Zlib() {
       super("zlib", ".z", (byte) 0x78);
     }
 
@@ -125,8 +121,8 @@ public final class BuiltinCompressors {
   }
 
   /** RFC 1952 gzip, readable by {@code gzip -d}. */
-  static final class Gzip extends Base {
-    Gzip() {
+  public static final class Gzip extends Base {
+    public Gzip() {
       super("gzip", ".gz", (byte) 0x1f, (byte) 0x8b);
     }
 
@@ -151,8 +147,8 @@ public final class BuiltinCompressors {
   }
 
   /** bzip2; the level is the block size in 100 kB units, as in {@code bzip2 -1..-9}. */
-  static final class Bz2 extends Base {
-    Bz2() {
+  public static final class Bz2 extends Base {
+    public Bz2() {
       super("bz2", ".bz2", (byte) 'B', (byte) 'Z');
     }
 
@@ -169,8 +165,8 @@ public final class BuiltinCompressors {
   }
 
   /** The legacy .lzma ("alone") format, as Python's {@code lzma.FORMAT_ALONE}; level = xz preset. */
-  static final class Lzma extends Base {
-    Lzma() {
+  public static final class Lzma extends Base {
+    public Lzma() {
       super("lzma", ".lzma", (byte) 0x5d, (byte) 0x00);
     }
 
@@ -187,8 +183,8 @@ public final class BuiltinCompressors {
   }
 
   /** The .xz container (LZMA2); level = xz preset. */
-  static final class Xz extends Base {
-    Xz() {
+  public static final class Xz extends Base {
+    public Xz() {
       super("xz", ".xz", (byte) 0xfd, (byte) '7', (byte) 'z', (byte) 'X', (byte) 'Z', (byte) 0x00);
     }
 
@@ -212,8 +208,8 @@ public final class BuiltinCompressors {
    * The LZ4 frame format (what Python's {@code lz4.frame} and the {@code lz4} tool write). Levels 1-2
    * use the fast compressor (joblib's default), 3-9 the high-compression one at that level.
    */
-  static final class Lz4 extends Base {
-    Lz4() {
+  public static final class Lz4 extends Base {
+    public Lz4() {
       super("lz4", ".lz4", (byte) 0x04, (byte) 0x22, (byte) 0x4d, (byte) 0x18);
     }
 
@@ -241,8 +237,8 @@ public final class BuiltinCompressors {
   }
 
   /** Zstandard (zstd-jni); levels 1-9 are zstd's own levels 1-9. */
-  static final class Zstd extends Base {
-    Zstd() {
+  public static final class Zstd extends Base {
+    public Zstd() {
       super("zstd", ".zst", (byte) 0x28, (byte) 0xb5, (byte) 0x2f, (byte) 0xfd);
     }
 

@@ -4,4 +4,7 @@
  * fallbacks, and the built-in compressors (with joblib4j's own strict gzip and zstd readers, which
  * know where a compressed stream ends). Not API.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 package io.joblib4j.internal.persist;
+
+import org.apiguardian.api.API;

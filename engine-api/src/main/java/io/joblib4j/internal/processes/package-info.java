@@ -15,4 +15,7 @@
  * work with the core artifact alone, as loky ships in joblib's core; it depends only on the public
  * API and the worker SPI, not on the core's scheduling.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 package io.joblib4j.internal.processes;
+
+import org.apiguardian.api.API;

@@ -14,6 +14,7 @@ import java.io.StreamCorruptedException;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import org.apiguardian.api.API;
 
 /**
  * The parent's side of what crosses to workers in other JVMs, for one call: it serializes batches
@@ -31,6 +32,7 @@ import java.util.function.Function;
  *
  * <p>{@link #close} closes the call's {@link ArgumentSharer}.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class BatchCodec implements AutoCloseable {
   private final WireFormat format;
   private final ClassLoader loader;
@@ -48,6 +50,11 @@ public final class BatchCodec implements AutoCloseable {
     this.classPathHint = b.classPathHint;
   }
 
+  /**
+   * A builder for one call's codec.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -55,6 +62,8 @@ public final class BatchCodec implements AutoCloseable {
   /**
    * The batch's bytes, large arguments shared through the call's {@link ArgumentSharer}.
    *
+   * @param batch the batch
+   * @return the bytes to send
    * @throws TaskSerializationException if a task cannot be serialized: names the first such task,
    *     the class and the field path
    */
@@ -69,6 +78,8 @@ public final class BatchCodec implements AutoCloseable {
   /**
    * The initializer's bytes, sent with a worker's first batch ({@link WorkerLink#sendBatch}).
    *
+   * @param initializer the call's initializer
+   * @return the bytes to send
    * @throws TaskSerializationException if it cannot be serialized, with the field path
    */
   public byte[] encodeInitializer(Action initializer) {
@@ -96,7 +107,7 @@ public final class BatchCodec implements AutoCloseable {
           ArgumentSharer.Replacer.NONE)) {
         out.writeObject(tasks.get(i));
       } catch (IOException e) {
-        return Diagnosis.describe(lead("task " + (i + 1) + " of " + batch.description()), tasks.get(i), null, e);
+        return Diagnosis.describe(lead(batch.describeTask(i)), tasks.get(i), null, e);
       }
     }
     return Diagnosis.describe(lead(batch.description()), batch, null, whole);
@@ -109,6 +120,11 @@ public final class BatchCodec implements AutoCloseable {
   /**
    * Tells {@code listener} the batch succeeded, with the results a worker sent (an OUTCOME frame),
    * or that they could not be deserialized here.
+   *
+   * @param results the bytes of the OUTCOME frame
+   * @param batch the batch they are the results of
+   * @param worker the worker that sent them
+   * @param listener the batch's listener
    */
   public void completed(byte[] results, Batch batch, String worker, BatchListener listener) {
     // InternalError too: the JDK's immutable collections throw it for a malformed serial form
@@ -128,12 +144,18 @@ public final class BatchCodec implements AutoCloseable {
     listener.completed(BatchOutcome.success(values, worker));
   }
 
-  /** Tells {@code listener} how the batch failed, from what a worker reported (a FAILED frame). */
+  /**
+   * Tells {@code listener} how the batch failed, from what a worker reported (a FAILED frame).
+   *
+   * @param report the worker's report
+   * @param batch the batch it is about
+   * @param worker the worker that sent it
+   * @param listener the batch's listener
+   */
   public void failed(FailureReport report, Batch batch, String worker, BatchListener listener) {
     Throwable cause = exception(report);
     int task = report.task();
-    String which = task >= 0 && task < batch.size() ? "task " + (task + 1) + " of " + batch.description()
-        : batch.description();
+    String which = task >= 0 && task < batch.size() ? batch.describeTask(task) : batch.description();
     switch (report.kind()) {
       case TASK -> {
         Throwable t = cause != null ? cause
@@ -197,6 +219,7 @@ public final class BatchCodec implements AutoCloseable {
   }
 
   /** How a codec is set up; the worker side's {@link WorkerLoop.Builder} must use the same {@link WireFormat}. */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
   public static final class Builder {
     private WireFormat format = WireFormat.PORTABLE;
     private ClassLoader loader;
@@ -207,13 +230,24 @@ public final class BatchCodec implements AutoCloseable {
 
     private Builder() {}
 
-    /** {@link WireFormat#PORTABLE} by default. */
+    /**
+     * {@link WireFormat#PORTABLE} by default.
+     *
+     * @param format the format; the workers' {@link WorkerLoop} must use the same
+     * @return this builder
+     */
     public Builder wireFormat(WireFormat format) {
       this.format = Objects.requireNonNull(format, "format");
       return this;
     }
 
-    /** Where classes of results and exceptions come from: the caller's context class loader, usually. */
+    /**
+     * Where classes of results and exceptions come from: the caller's context class loader,
+     * usually.
+     *
+     * @param loader the loader
+     * @return this builder
+     */
     public Builder classLoader(ClassLoader loader) {
       this.loader = loader;
       return this;
@@ -222,30 +256,53 @@ public final class BatchCodec implements AutoCloseable {
     /**
      * Refuses, before sending, objects of classes the workers cannot load: {@code why} says why a
      * class cannot be loaded there and what to do, or returns null if it can.
+     *
+     * @param why the reason a class cannot be loaded by the workers, or null if it can
+     * @return this builder
      */
     public Builder refuseClasses(Function<Class<?>, String> why) {
       this.whyWorkerCannotLoad = why;
       return this;
     }
 
-    /** How large arguments are shared; {@link ArgumentSharer#none()} by default. */
+    /**
+     * How large arguments are shared; {@link ArgumentSharer#none()} by default.
+     *
+     * @param sharer the call's sharer
+     * @return this builder
+     */
     public Builder sharer(ArgumentSharer sharer) {
       this.sharer = Objects.requireNonNull(sharer, "sharer");
       return this;
     }
 
-    /** Where batches go, for messages: {@code "a worker JVM"} by default, {@code "Spark executors"}. */
+    /**
+     * Where batches go, for messages: {@code "a worker JVM"} by default, {@code "Spark executors"}.
+     *
+     * @param destination where batches go, in words
+     * @return this builder
+     */
     public Builder destination(String destination) {
       this.destination = Objects.requireNonNull(destination, "destination");
       return this;
     }
 
-    /** What to tell the user when a worker cannot find a class of a batch: how workers get classes. */
+    /**
+     * What to tell the user when a worker cannot find a class of a batch: how workers get classes.
+     *
+     * @param hint how workers get classes, in words
+     * @return this builder
+     */
     public Builder classPathHint(String hint) {
       this.classPathHint = Objects.requireNonNull(hint, "hint");
       return this;
     }
 
+    /**
+     * The codec.
+     *
+     * @return the codec, which the call closes
+     */
     public BatchCodec build() {
       return new BatchCodec(this);
     }

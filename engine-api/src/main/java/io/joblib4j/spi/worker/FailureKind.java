@@ -1,6 +1,9 @@
 package io.joblib4j.spi.worker;
 
+import org.apiguardian.api.API;
+
 /** What a FAILED frame reports; each becomes one kind of error for the caller ({@link BatchCodec}). */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public enum FailureKind {
   /** A task threw: the call fails with that exception, as itself or as a {@link io.joblib4j.RemoteTaskException}. */
   TASK,

@@ -1,5 +1,7 @@
 package io.joblib4j.spi.worker;
 
+import org.apiguardian.api.API;
+
 /**
  * What a worker reported about a batch that did not succeed, as it came off the wire: hand it to
  * {@link BatchCodec#failed}, which turns it into the caller's exception.
@@ -12,5 +14,6 @@ package io.joblib4j.spi.worker;
  * @param exception the serialized exception, or empty if it could not be serialized
  * @param standIn a serialized {@link io.joblib4j.RemoteTaskException} standing in for it, or empty
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record FailureReport(FailureKind kind, int task, String message, String className, String path,
     byte[] exception, byte[] standIn) {}

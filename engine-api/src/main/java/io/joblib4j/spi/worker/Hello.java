@@ -1,6 +1,7 @@
 package io.joblib4j.spi.worker;
 
 import java.security.MessageDigest;
+import org.apiguardian.api.API;
 
 /**
  * What a worker says first when it connects to its parent: who it is, and the secret token that
@@ -14,16 +15,26 @@ import java.security.MessageDigest;
  * @param pid the worker's process id
  * @param maxHeapBytes the worker JVM's maximum heap
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record Hello(int version, byte[] token, String scope, String worker, long pid, long maxHeapBytes) {
   /** The protocol version of this joblib4j; a worker of another version cannot be served. */
   public static final int VERSION = 2;
 
-  /** Whether the worker presented {@code expected}, compared in constant time. */
+  /**
+   * Whether the worker presented {@code expected}, compared in constant time.
+   *
+   * @param expected the token the parent gave
+   * @return whether the tokens match
+   */
   public boolean proves(byte[] expected) {
     return expected != null && MessageDigest.isEqual(token, expected);
   }
 
-  /** Whether the worker speaks this joblib4j's protocol. */
+  /**
+   * Whether the worker speaks this joblib4j's protocol.
+   *
+   * @return whether the versions match
+   */
   public boolean compatible() {
     return version == VERSION;
   }

@@ -1,7 +1,8 @@
 package io.joblib4j.spi.worker;
 
 import io.joblib4j.Delayed;
-import io.joblib4j.internal.fn.Lambdas;
+import io.joblib4j.fn.FunctionNames;
+import io.joblib4j.spi.support.SerializedLambdas;
 import java.io.Externalizable;
 import java.io.Serializable;
 import java.lang.invoke.SerializedLambda;
@@ -116,7 +117,7 @@ final class ObjectPaths {
         }
         return false;
       }
-      Optional<SerializedLambda> lambda = Lambdas.serializedForm(o);
+      Optional<SerializedLambda> lambda = SerializedLambdas.of(o);
       if (lambda.isPresent()) {
         SerializedLambda sl = lambda.get();
         for (int i = 0; i < sl.getCapturedArgCount(); i++) {
@@ -175,7 +176,7 @@ final class ObjectPaths {
     }
 
     private static String typeName(Object o) {
-      return o.getClass().isSynthetic() ? Lambdas.describe(o) : o.getClass().getName();
+      return o.getClass().isSynthetic() ? FunctionNames.of(o) : o.getClass().getName();
     }
 
     private static String brief(Object key) {

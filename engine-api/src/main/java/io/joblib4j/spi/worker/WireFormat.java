@@ -1,9 +1,12 @@
 package io.joblib4j.spi.worker;
 
+import org.apiguardian.api.API;
+
 /**
  * How objects are serialized between a parent and its workers. Both ends of a backend must use
  * the same format.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public enum WireFormat {
   /**
    * Java serialization as it is: each stream describes the fields of every class it holds, and the

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import org.apiguardian.api.API;
 
 /**
  * The parent's end of one worker's connection: the handshake, the frames the parent sends, and
@@ -26,6 +27,7 @@ import java.util.Set;
  * <p>The link also remembers which initializer the worker has run: {@link #sendBatch} ships the
  * initializer's bytes only until the worker has started a batch after receiving them.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class WorkerLink implements Closeable {
   private final Closeable connection;
   private final DataInputStream in;
@@ -46,6 +48,9 @@ public final class WorkerLink implements Closeable {
    * caller then checks {@link Hello#proves} and {@link Hello#compatible} before anything else, and
    * closes the link if either fails.
    *
+   * @param socket the connection a worker opened
+   * @param handshakeTimeout how long it may take to say hello
+   * @return the link
    * @throws IOException if the peer said something else, too much, or nothing in time; the socket
    *     is closed
    */
@@ -112,12 +117,20 @@ public final class WorkerLink implements Closeable {
         body.readLong());
   }
 
-  /** What the worker said when it connected. */
+  /**
+   * What the worker said when it connected.
+   *
+   * @return the worker's hello
+   */
   public Hello hello() {
     return hello;
   }
 
-  /** The worker's name, for messages. */
+  /**
+   * The worker's name, for messages.
+   *
+   * @return the name
+   */
   public String worker() {
     return hello.worker();
   }
@@ -128,6 +141,7 @@ public final class WorkerLink implements Closeable {
    * @param job an id the worker's reports about this batch carry
    * @param initializer the call's serialized initializer ({@link BatchCodec#encodeInitializer}), or null
    * @param batch the serialized batch ({@link BatchCodec#encodeBatch})
+   * @throws IOException if the worker is gone
    */
   public void sendBatch(long job, byte[] initializer, byte[] batch) throws IOException {
     byte[] init = Frames.EMPTY;
@@ -175,7 +189,12 @@ public final class WorkerLink implements Closeable {
     Frames.writeBytes(out, batch);
   }
 
-  /** Tells the worker a call ended, so that it drops what it holds for it (shared arrays). */
+  /**
+   * Tells the worker a call ended, so that it drops what it holds for it (shared arrays).
+   *
+   * @param callId the call's id
+   * @throws IOException if the worker is gone
+   */
   public void sendRelease(String callId) throws IOException {
     byte[] id = Frames.utf8(callId);
     synchronized (out) {
@@ -201,6 +220,9 @@ public final class WorkerLink implements Closeable {
    * Reads what the worker reports and tells {@code events}, until the connection ends; then throws
    * the IOException that ended it ({@link #isDisconnect} tells a worker gone from a protocol
    * error). Never returns normally.
+   *
+   * @param events told what the worker reports
+   * @throws IOException when the connection ends, always
    */
   public void readFrames(Events events) throws IOException {
     while (true) {
@@ -251,7 +273,12 @@ public final class WorkerLink implements Closeable {
     }
   }
 
-  /** True if {@code e} means the other side went away, rather than a protocol error. */
+  /**
+   * True if {@code e} means the other side went away, rather than a protocol error.
+   *
+   * @param e an exception {@link #readFrames} threw
+   * @return whether the worker went away
+   */
   public static boolean isDisconnect(IOException e) {
     return Frames.isDisconnect(e);
   }
@@ -276,20 +303,46 @@ public final class WorkerLink implements Closeable {
   }
 
   /** What a worker reports, told from the link's reading thread. */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
   public interface Events {
-    /** The batch {@code job} began running (its initializer, if any, ran). */
+    /**
+     * The batch {@code job} began running (its initializer, if any, ran).
+     *
+     * @param job the batch's id
+     */
     void started(long job);
 
-    /** {@code tasksDone} tasks of batch {@code job} have finished. */
+    /**
+     * {@code tasksDone} tasks of batch {@code job} have finished.
+     *
+     * @param job the batch's id
+     * @param tasksDone how many of its tasks finished
+     */
     void progress(long job, int tasksDone);
 
-    /** Every task of batch {@code job} succeeded; {@link BatchCodec#completed} reads the results. */
+    /**
+     * Every task of batch {@code job} succeeded; {@link BatchCodec#completed} reads the results.
+     *
+     * @param job the batch's id
+     * @param results the serialized results
+     */
     void outcome(long job, byte[] results);
 
-    /** Batch {@code job} did not succeed; {@link BatchCodec#failed} turns the report into the caller's error. */
+    /**
+     * Batch {@code job} did not succeed; {@link BatchCodec#failed} turns the report into the
+     * caller's error.
+     *
+     * @param job the batch's id
+     * @param report what the worker reported
+     */
     void failed(long job, FailureReport report);
 
-    /** The worker's JVM is exiting on its own, for the reason given (who called {@code System.exit}). */
+    /**
+     * The worker's JVM is exiting on its own, for the reason given (who called {@code
+     * System.exit}).
+     *
+     * @param note why the worker exits
+     */
     default void exiting(String note) {}
   }
 }

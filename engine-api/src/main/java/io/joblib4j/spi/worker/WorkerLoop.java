@@ -18,6 +18,7 @@ import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import org.apiguardian.api.API;
 
 /**
  * A worker's side of the protocol, the same for every backend whose workers are other JVMs: it
@@ -38,6 +39,7 @@ import java.util.function.IntConsumer;
  *
  * <p>Not thread-safe, except {@link #exiting}.
  */
+@API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class WorkerLoop {
   private final String name;
   private final WireFormat format;
@@ -65,12 +67,21 @@ public final class WorkerLoop {
     this.stopAfterBatch = b.stopAfterBatch;
   }
 
-  /** A loop for the worker called {@code name} in messages, e.g. {@code "process 4711"}. */
+  /**
+   * A loop for the worker called {@code name} in messages, e.g. {@code "process 4711"}.
+   *
+   * @param name the worker's name
+   * @return a new builder
+   */
   public static Builder builder(String name) {
     return new Builder(Objects.requireNonNull(name, "name"));
   }
 
-  /** The worker's name, as messages give it. */
+  /**
+   * The worker's name, as messages give it.
+   *
+   * @return the name
+   */
   public String name() {
     return name;
   }
@@ -79,6 +90,12 @@ public final class WorkerLoop {
    * Says hello on {@code socket} with {@code token} and {@code scope} ({@link Hello}), then serves
    * batches. Returns when the parent says EXIT, or after a batch when the stop condition holds;
    * throws when the connection breaks (the parent went away or dropped this worker).
+   *
+   * @param socket the connection to the parent
+   * @param token the secret the parent gave this worker
+   * @param scope what this worker serves, e.g. a call id, or {@code ""}
+   * @throws IOException when the connection breaks or the parent says something the protocol does
+   *     not
    */
   public void serve(Socket socket, byte[] token, String scope) throws IOException {
     this.socket = socket;
@@ -125,7 +142,12 @@ public final class WorkerLoop {
     }
   }
 
-  /** True if {@code e} means the parent went away, rather than a protocol error. */
+  /**
+   * True if {@code e} means the parent went away, rather than a protocol error.
+   *
+   * @param e an exception {@link #serve} threw
+   * @return whether the parent went away
+   */
   public static boolean isDisconnect(IOException e) {
     return Frames.isDisconnect(e);
   }
@@ -134,6 +156,8 @@ public final class WorkerLoop {
    * Tells the parent this JVM is exiting on its own (a task called {@code System.exit}, or SIGTERM)
    * and why, so that its crash report can say so. Silent once the parent said EXIT. For a shutdown
    * hook; any thread.
+   *
+   * @param note why the JVM is exiting
    */
   public void exiting(String note) {
     DataOutputStream o = out;
@@ -326,6 +350,7 @@ public final class WorkerLoop {
   }
 
   /** How a worker loop is set up. */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
   public static final class Builder {
     private final String name;
     private WireFormat format = WireFormat.PORTABLE;
@@ -341,25 +366,47 @@ public final class WorkerLoop {
       this.name = name;
     }
 
-    /** How objects are serialized; the parent's {@link BatchCodec} must use the same. {@link WireFormat#PORTABLE} by default. */
+    /**
+     * How objects are serialized; the parent's {@link BatchCodec} must use the same. {@link
+     * WireFormat#PORTABLE} by default.
+     *
+     * @param format the format
+     * @return this builder
+     */
     public Builder wireFormat(WireFormat format) {
       this.format = Objects.requireNonNull(format, "format");
       return this;
     }
 
-    /** Where classes of batches come from; the serving thread's context class loader by default. */
+    /**
+     * Where classes of batches come from; the serving thread's context class loader by default.
+     *
+     * @param loader the loader
+     * @return this builder
+     */
     public Builder classLoader(ClassLoader loader) {
       this.loader = loader;
       return this;
     }
 
-    /** What to send back in place of objects in results, e.g. a memory-mapped array as its file region. */
+    /**
+     * What to send back in place of objects in results, e.g. a memory-mapped array as its file
+     * region.
+     *
+     * @param replacer what to write in place of each object of the results
+     * @return this builder
+     */
     public Builder resultReplacer(ArgumentSharer.Replacer replacer) {
       this.results = Objects.requireNonNull(replacer, "replacer");
       return this;
     }
 
-    /** Told the call id when the parent says a call ended, to drop what the worker holds for it. */
+    /**
+     * Told the call id when the parent says a call ended, to drop what the worker holds for it.
+     *
+     * @param onRelease told the id of each call that ended
+     * @return this builder
+     */
     public Builder onRelease(Consumer<String> onRelease) {
       this.onRelease = Objects.requireNonNull(onRelease, "onRelease");
       return this;
@@ -368,6 +415,10 @@ public final class WorkerLoop {
     /**
      * Fails a batch whose serialized results exceed {@code bytes} (0: no limit), with {@code advice}
      * appended to the message (what the limit is and how to raise it).
+     *
+     * @param bytes the limit, or 0 for none
+     * @param advice what the limit is and how to raise it
+     * @return this builder
      */
     public Builder maxResultBytes(long bytes, String advice) {
       this.maxResultBytes = bytes;
@@ -375,18 +426,34 @@ public final class WorkerLoop {
       return this;
     }
 
-    /** Told, after each batch, how many of its tasks succeeded. */
+    /**
+     * Told, after each batch, how many of its tasks succeeded.
+     *
+     * @param onBatchDone told the number of tasks that succeeded
+     * @return this builder
+     */
     public Builder onBatchDone(IntConsumer onBatchDone) {
       this.onBatchDone = Objects.requireNonNull(onBatchDone, "onBatchDone");
       return this;
     }
 
-    /** Checked after each batch: the loop returns when it holds (e.g. the Spark task was interrupted). */
+    /**
+     * Checked after each batch: the loop returns when it holds (e.g. the Spark task was
+     * interrupted).
+     *
+     * @param condition whether to stop
+     * @return this builder
+     */
     public Builder stopAfterBatchIf(BooleanSupplier condition) {
       this.stopAfterBatch = Objects.requireNonNull(condition, "condition");
       return this;
     }
 
+    /**
+     * The loop.
+     *
+     * @return the loop, ready to {@link WorkerLoop#serve}
+     */
     public WorkerLoop build() {
       return new WorkerLoop(this);
     }

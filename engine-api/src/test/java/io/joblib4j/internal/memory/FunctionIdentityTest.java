@@ -91,7 +91,7 @@ class FunctionIdentityTest {
     for (String hostile : new String[] {"../../etc", "/root", "a b\0c", "..", "....x", "x".repeat(1000), "名前"}) {
       String folder = FunctionIdentity.folderName(hostile, hostile, hostile);
       assertThat(folder).matches("[A-Za-z0-9][A-Za-z0-9._-]{0,140}");
-      assertThat(io.joblib4j.spi.StorePaths.check(folder)).isEqualTo(folder); // one valid segment
+      assertThat(io.joblib4j.spi.support.StorePaths.check(folder)).isEqualTo(folder); // one valid segment
     }
     assertThat(FunctionIdentity.folderName("a.B", "m", "id1")).isNotEqualTo(FunctionIdentity.folderName("a.B", "m", "id2"));
   }

@@ -165,7 +165,7 @@ class MemoryReliabilityTest {
   public static final class ConcurrentWriter {
     public static void main(String[] args) throws Exception {
       List<String> warnings = Collections.synchronizedList(new ArrayList<>());
-      io.joblib4j.spi.Warnings.addHook((s, m) -> warnings.add(m));
+      io.joblib4j.spi.support.Warnings.addHook((s, m) -> warnings.add(m));
       Memory m = Memory.builder(Path.of(args[0])).verbose(0).build();
       MemoizedFn1<Integer, long[]> f = m.cache(MemoryReliabilityTest::work);
       ExecutorService pool = Executors.newFixedThreadPool(8);
@@ -260,7 +260,7 @@ class MemoryReliabilityTest {
         b.claimComputations();
       }
       MemoizedFn1<Integer, long[]> f = b.build().cache(MemoryReliabilityTest::slowWork);
-      io.joblib4j.spi.Warnings.addHook((src, m) -> System.out.println("WARNING " + m));
+      io.joblib4j.spi.support.Warnings.addHook((src, m) -> System.out.println("WARNING " + m));
       int keys = Integer.parseInt(args[2]);
       io.joblib4j.testing.Rendezvous.Gate gate = new io.joblib4j.testing.Rendezvous.Gate(args[3], Integer.parseInt(args[4]), "start");
       ExecutorService pool = Executors.newFixedThreadPool(8);

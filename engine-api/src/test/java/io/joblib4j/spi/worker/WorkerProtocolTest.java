@@ -230,7 +230,7 @@ class WorkerProtocolTest {
       });
       link.sendBatch(1, null, codec.encodeBatch(unreadable));
       assertThat(forUnreadable.next()).isInstanceOfSatisfying(TaskSerializationException.class, e -> {
-        assertThat(e).hasMessageContaining("task 2 of test batch could not be deserialized in worker worker")
+        assertThat(e).hasMessageContaining("task 1 of test batch could not be deserialized in worker worker")
             .hasMessageContaining("Unreadable refuses to be read").hasCauseInstanceOf(InvalidObjectException.class);
       });
       current[0] = forLarge;

@@ -1,17 +1,17 @@
 package io.joblib4j.hdfs.internal;
 
 import io.joblib4j.CorruptFileException;
-import io.joblib4j.spi.CountingCrcOutputStream;
 import io.joblib4j.spi.EntryFile;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.StoreFile;
-import io.joblib4j.spi.StorePaths;
+import io.joblib4j.spi.support.CountingCrcOutputStream;
+import io.joblib4j.spi.support.StorePaths;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
-import java.io.SequenceInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;

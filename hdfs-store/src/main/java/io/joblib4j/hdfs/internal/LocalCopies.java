@@ -1,7 +1,7 @@
 package io.joblib4j.hdfs.internal;
 
 import io.joblib4j.CorruptFileException;
-import io.joblib4j.spi.CountingCrcOutputStream;
+import io.joblib4j.spi.support.CountingCrcOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

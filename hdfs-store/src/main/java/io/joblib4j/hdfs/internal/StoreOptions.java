@@ -1,7 +1,7 @@
 package io.joblib4j.hdfs.internal;
 
 import io.joblib4j.hdfs.HadoopStoreOptions;
-import io.joblib4j.spi.ByteSizes;
+import io.joblib4j.spi.support.ByteSizes;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;

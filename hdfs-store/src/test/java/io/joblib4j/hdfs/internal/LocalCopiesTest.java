@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.joblib4j.CorruptFileException;
-import io.joblib4j.spi.CountingCrcOutputStream;
+import io.joblib4j.spi.support.CountingCrcOutputStream;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

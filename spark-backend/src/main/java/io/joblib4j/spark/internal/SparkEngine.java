@@ -3,7 +3,7 @@ package io.joblib4j.spark.internal;
 import io.joblib4j.spi.BackendCall;
 import io.joblib4j.spi.BackendTraits;
 import io.joblib4j.spi.CallSpec;
-import io.joblib4j.spi.Warnings;
+import io.joblib4j.spi.support.Warnings;
 import io.joblib4j.spi.worker.BatchCodec;
 import java.util.Map;
 import java.util.Set;

@@ -9,7 +9,7 @@ import static io.joblib4j.spark.internal.SparkJoblibKeys.ENCRYPTION;
 import static io.joblib4j.spark.internal.SparkJoblibKeys.MAX_RESULT_SIZE;
 import static io.joblib4j.spark.internal.SparkJoblibKeys.key;
 
-import io.joblib4j.spi.ByteSizes;
+import io.joblib4j.spi.support.ByteSizes;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.joblib4j.spark.internal;
 
-import io.joblib4j.spi.Warnings;
+import io.joblib4j.spi.support.Warnings;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;

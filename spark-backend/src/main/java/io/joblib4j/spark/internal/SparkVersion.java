@@ -1,6 +1,6 @@
 package io.joblib4j.spark.internal;
 
-import io.joblib4j.spi.Warnings;
+import io.joblib4j.spi.support.Warnings;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

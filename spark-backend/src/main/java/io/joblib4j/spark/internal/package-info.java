@@ -13,4 +13,7 @@
  * worker initializers run once per executor JVM. What the driver itself raises for a call is built
  * in {@code DriverFailures}.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 package io.joblib4j.spark.internal;
+
+import org.apiguardian.api.API;

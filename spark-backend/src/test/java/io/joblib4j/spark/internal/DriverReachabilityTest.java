@@ -8,7 +8,7 @@ import io.joblib4j.Parallel;
 import io.joblib4j.spark.LocalSpark;
 import io.joblib4j.spark.SparkBackend;
 import io.joblib4j.spark.WireTap;
-import io.joblib4j.spi.Warnings;
+import io.joblib4j.spi.support.Warnings;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

@@ -2,7 +2,7 @@ package io.joblib4j.spark.stages.internal;
 
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.StoreFile;
-import io.joblib4j.spi.Warnings;
+import io.joblib4j.spi.support.Warnings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.joblib4j.spark.stages.internal;
 
 import io.joblib4j.Joblib;
-import io.joblib4j.spi.StorePaths;
+import io.joblib4j.spi.support.StorePaths;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;

@@ -13,7 +13,7 @@ import io.joblib4j.spark.StageKeyException;
 import io.joblib4j.spi.EntryFile;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.StoreFile;
-import io.joblib4j.spi.Warnings;
+import io.joblib4j.spi.support.Warnings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;

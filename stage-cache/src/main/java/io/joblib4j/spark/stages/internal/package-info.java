@@ -5,4 +5,7 @@
  * type, so the command line can list, size, prune and clear stage entries with only a Hadoop client;
  * {@code StageCatalogLinkageTest} keeps it so.
  */
+@API(status = API.Status.INTERNAL, since = "0.1")
 package io.joblib4j.spark.stages.internal;
+
+import org.apiguardian.api.API;

@@ -1,4 +1,4 @@
-package io.joblib4j.spi;
+package io.joblib4j.spi.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

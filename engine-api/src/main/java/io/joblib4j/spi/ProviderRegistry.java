@@ -1,8 +1,9 @@
-package io.joblib4j.internal;
+package io.joblib4j.spi;
 
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceConfigurationError;
@@ -17,14 +18,16 @@ import java.util.regex.Pattern;
 
 /**
  * Providers of one SPI by key (a backend name, a URI scheme): those registered by hand, and those
- * listed in {@code META-INF/services} of the thread context class loader — read once per class
- * loader, so that a provider in a Spark or notebook user jar is found where the caller's classes
- * are. Keys are validated, clashes between jars are reported naming both classes, and a key can
- * be unregistered (which also hides a discovered provider).
+ * listed in {@code META-INF/services} — of the thread context class loader, so that a provider in a
+ * Spark or notebook user jar is found where the caller's classes are, and of the loader that
+ * loaded the SPI itself, so that joblib4j's own providers, listed the same way, are found whatever
+ * the context loader is. Each loader is read once. Keys are validated, clashes between jars are
+ * reported naming both classes, and a key can be unregistered (which also hides a discovered
+ * provider). Behind {@link Backends} and {@link Stores}.
  *
  * @param <P> the provider type
  */
-public final class ProviderRegistry<P> {
+final class ProviderRegistry<P> {
   private final Class<P> type;
   private final String what;
   private final Pattern keyPattern;
@@ -41,7 +44,7 @@ public final class ProviderRegistry<P> {
    * @param keyRule the rule in words, for error messages
    * @param keysOf the keys a provider serves
    */
-  public ProviderRegistry(Class<P> type, String what, Pattern keyPattern, String keyRule,
+  ProviderRegistry(Class<P> type, String what, Pattern keyPattern, String keyRule,
       Function<P, Collection<String>> keysOf) {
     this.type = type;
     this.what = what;
@@ -51,7 +54,7 @@ public final class ProviderRegistry<P> {
   }
 
   /** Rejects keys users could not write or that would clash. */
-  public void validateKey(String key) {
+  void validateKey(String key) {
     if (key == null || !keyPattern.matcher(key).matches()) {
       throw new IllegalArgumentException("invalid " + what + " "
           + (key == null ? "null" : "\"" + key + "\"") + ": " + keyRule);
@@ -59,7 +62,7 @@ public final class ProviderRegistry<P> {
   }
 
   /** Registers {@code provider} under {@code key}; fails if the key is taken. */
-  public synchronized void register(String key, P provider) {
+  synchronized void register(String key, P provider) {
     validateKey(key);
     if (provider == null) {
       throw new IllegalArgumentException("provider for " + what + " \"" + key + "\" is null");
@@ -74,7 +77,7 @@ public final class ProviderRegistry<P> {
   }
 
   /** Removes the provider of {@code key}, registered or discovered; true if there was one. */
-  public synchronized boolean unregister(String key) {
+  synchronized boolean unregister(String key) {
     boolean known = find(key) != null;
     registered.remove(key);
     if (known) {
@@ -84,7 +87,7 @@ public final class ProviderRegistry<P> {
   }
 
   /** The provider of {@code key}, or null. */
-  public P find(String key) {
+  P find(String key) {
     P p = registered.get(key);
     if (p != null) {
       return p;
@@ -93,7 +96,7 @@ public final class ProviderRegistry<P> {
   }
 
   /** Every key usable from the current thread. */
-  public Set<String> keys() {
+  Set<String> keys() {
     Set<String> keys = new TreeSet<>(discovered().keySet());
     keys.removeAll(hidden);
     keys.addAll(registered.keySet());
@@ -115,27 +118,38 @@ public final class ProviderRegistry<P> {
     }
   }
 
+  /** The providers {@code loader} lists, then those of the SPI's own loader it does not see. */
   private Map<String, P> load(ClassLoader loader) {
     Map<String, P> byKey = new TreeMap<>();
     List<String> problems = new ArrayList<>();
+    List<P> providers = new ArrayList<>();
+    Set<Class<?>> seen = new HashSet<>();
     try {
-      for (P p : ServiceLoader.load(type, loader)) {
-        for (String key : keysOf.apply(p)) {
-          try {
-            validateKey(key);
-          } catch (IllegalArgumentException e) {
-            problems.add(p.getClass().getName() + ": " + e.getMessage());
-            continue;
-          }
-          P clash = byKey.putIfAbsent(key, p);
-          if (clash != null && clash.getClass() != p.getClass()) {
-            problems.add(what + " \"" + key + "\" is provided twice, by " + clash.getClass().getName()
-                + " and " + p.getClass().getName() + "; remove one of the jars");
+      ClassLoader own = type.getClassLoader();
+      for (ClassLoader l : loader == own ? List.of(loader) : List.of(loader, own)) {
+        for (P p : ServiceLoader.load(type, l)) {
+          if (seen.add(p.getClass())) {
+            providers.add(p);
           }
         }
       }
     } catch (ServiceConfigurationError e) {
       problems.add("a provider could not be loaded: " + e.getMessage());
+    }
+    for (P p : providers) {
+      for (String key : keysOf.apply(p)) {
+        try {
+          validateKey(key);
+        } catch (IllegalArgumentException e) {
+          problems.add(p.getClass().getName() + ": " + e.getMessage());
+          continue;
+        }
+        P clash = byKey.putIfAbsent(key, p);
+        if (clash != null && clash.getClass() != p.getClass()) {
+          problems.add(what + " \"" + key + "\" is provided twice, by " + clash.getClass().getName()
+              + " and " + p.getClass().getName() + "; remove one of the jars");
+        }
+      }
     }
     if (!problems.isEmpty()) {
       throw new IllegalStateException("joblib4j " + type.getSimpleName() + "s are misconfigured: "
