@@ -3,6 +3,7 @@ package io.joblib4j.internal.memory;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -72,6 +73,21 @@ abstract class Dir implements Closeable {
 
   /** The identity of the folder (device and inode), or null where unknown. */
   abstract Object fileKey() throws IOException;
+
+  /**
+   * A rename onto a folder that holds something fails with ENOTEMPTY, which the JDK reports as a
+   * plain {@code FileSystemException} ("Directory not empty"), not as the
+   * {@code DirectoryNotEmptyException} callers catch to learn that another writer won: made that
+   * here, so that a lost race is never mistaken for a failing store.
+   */
+  static IOException occupiedOrRethrow(FileSystemException e, Path target) {
+    if (e.getClass() == FileSystemException.class && "Directory not empty".equals(e.getReason())) {
+      DirectoryNotEmptyException occupied = new DirectoryNotEmptyException(target.toString());
+      occupied.initCause(e);
+      return occupied;
+    }
+    return e;
+  }
 
   /** Opens the folder {@code path} (trusted: it and its ancestors are followed as they are). */
   static Dir open(Path path) throws IOException {
@@ -178,7 +194,11 @@ abstract class Dir implements Closeable {
       if (!(to instanceof Secure target)) {
         throw new IllegalArgumentException("cannot move between folder handles of different kinds");
       }
-      ds.move(name(name), target.ds, name(toName));
+      try {
+        ds.move(name(name), target.ds, name(toName));
+      } catch (FileSystemException e) {
+        throw occupiedOrRethrow(e, target.path().resolve(toName));
+      }
     }
 
     @Override
@@ -303,7 +323,11 @@ abstract class Dir implements Closeable {
 
     @Override
     void move(String name, Dir to, String toName) throws IOException {
-      Files.move(path.resolve(name), to.path().resolve(toName), StandardCopyOption.ATOMIC_MOVE);
+      try {
+        Files.move(path.resolve(name), to.path().resolve(toName), StandardCopyOption.ATOMIC_MOVE);
+      } catch (FileSystemException e) {
+        throw occupiedOrRethrow(e, to.path().resolve(toName));
+      }
     }
 
     @Override

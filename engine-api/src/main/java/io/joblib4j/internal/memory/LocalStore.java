@@ -201,7 +201,17 @@ public final class LocalStore implements Store {
         } catch (IOException e) {
           BasicFileAttributes now = folder.stat(name);
           if (now == null) {
-            throw e;
+            // what stood in the way (a claim being released, an entry being pruned) has gone: once more
+            try {
+              root.move(temp, folder, name);
+            } catch (FileAlreadyExistsException | DirectoryNotEmptyException again) {
+              return Publication.ALREADY_PRESENT;
+            } catch (IOException again) {
+              e.addSuppressed(again);
+              throw e;
+            }
+            folder.force();
+            return Publication.PUBLISHED;
           }
           if (now.isSymbolicLink()) {
             throw Dir.linkRefused(folder.path().resolve(name));

@@ -7,8 +7,8 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
+import java.io.StreamCorruptedException;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A byte count in a frame costs only the bytes that really follow it: before a peer has proven its
  * token, anyone who reaches the parent's port can send a HELLO, and its token's length used to
- * allocate as much as it said (up to 2 GiB), found by {@link WorkerFramesFuzzTest}.
+ * allocate as much as it said (up to 2 GiB), found by {@link WorkerFramesFuzzTest}. A count larger
+ * than the HELLO's own bytes is refused before anything is read.
  */
 class FrameLengthsTest {
   private static long allocatedWhile(ThrowingRunnable r) throws Exception {
@@ -41,7 +42,7 @@ class FrameLengthsTest {
     out.write(new byte[100]);
     long allocated = allocatedWhile(() -> assertThatThrownBy(() -> WorkerLink.accept(
         new WorkerFramesFuzzTest.BytesSocket(bytes.toByteArray()), Duration.ofSeconds(1)))
-        .isInstanceOf(EOFException.class));
+        .isInstanceOf(StreamCorruptedException.class).hasMessageContaining("byte count"));
     assertThat(allocated).isLessThan(16L << 20);
   }
 
