@@ -23,6 +23,7 @@ final class ContainerReader {
   /** Arrays from a stream larger than this are gathered in pieces of this size as the bytes arrive. */
   private static final int PIECE_SHIFT = 24;
   private static final int STAGE = 1 << 20;
+  private static final int MIN_STAGE = 8 << 10;
 
   private final Source src;
   private final String name;
@@ -204,9 +205,15 @@ final class ContainerReader {
     }
   }
 
-  private ByteBuffer stage() {
-    if (stage == null) {
-      stage = src.newScratch(STAGE).order(ByteOrder.LITTLE_ENDIAN);
+  /**
+   * The staging buffer for a record of {@code need} bytes: as large as the record (from 8 KiB),
+   * grown up to {@link #STAGE} as records need. Most loads read small records, and a 1 MiB buffer
+   * zeroed for each cost more than the load itself.
+   */
+  private ByteBuffer stage(long need) {
+    if (stage == null || (stage.capacity() < STAGE && stage.capacity() < need)) {
+      int size = (int) Math.min(STAGE, Math.max(MIN_STAGE, need));
+      stage = src.newScratch(size).order(ByteOrder.LITTLE_ENDIAN);
     }
     return stage;
   }
@@ -245,7 +252,7 @@ final class ContainerReader {
       readPipelined(a, n, size);
       return a;
     }
-    ByteBuffer st = stage();
+    ByteBuffer st = stage(length);
     int per = st.capacity() / size;
     for (int off = 0; off < n; off += per) {
       int k = Math.min(per, n - off);
@@ -304,7 +311,7 @@ final class ContainerReader {
     }
     chargeArray();
     ByteStorage s = ByteStorage.heap(length);
-    ByteBuffer st = stage();
+    ByteBuffer st = stage(length);
     for (long off = 0; off < length; ) {
       int k = (int) Math.min(st.capacity(), length - off);
       st.clear().limit(k);
