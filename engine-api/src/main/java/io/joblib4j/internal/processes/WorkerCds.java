@@ -70,7 +70,7 @@ final class WorkerCds {
 
   private WorkerCds() {}
 
-  static Plan plan(LaunchSpec spec, long token) {
+  static Plan plan(LaunchSpec spec, long serial) {
     Optional<String> key = KEYS.computeIfAbsent(spec, WorkerCds::key);
     if (key.isEmpty()) {
       return Plan.NONE;
@@ -85,7 +85,7 @@ final class WorkerCds {
       if (!claim(lock, spec, archive)) {
         return Plan.NONE;
       }
-      Path recording = dir.resolve(key.get() + "-" + Long.toHexString(token) + ".tmp");
+      Path recording = dir.resolve(key.get() + "-" + ProcessHandle.current().pid() + "-" + serial + ".tmp");
       return new Plan(concat(List.of("-XX:ArchiveClassesAtExit=" + recording), QUIET), recording, archive, lock);
     } catch (IOException | RuntimeException e) {
       LOG.debug("no class-data-sharing archive for workers", e);

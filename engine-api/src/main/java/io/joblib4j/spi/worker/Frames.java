@@ -127,7 +127,8 @@ final class Frames {
   /** True if {@code e} means the other side went away rather than a protocol error. */
   static boolean isDisconnect(IOException e) {
     return e instanceof EOFException || e instanceof java.nio.channels.ClosedChannelException
-        || e instanceof java.net.SocketException && e.getMessage() != null
+        // a socket channel reports a reset or broken pipe as a plain IOException
+        || (e instanceof java.net.SocketException || e.getClass() == IOException.class) && e.getMessage() != null
             && (e.getMessage().contains("reset") || e.getMessage().contains("Broken pipe")
                 || e.getMessage().contains("closed"));
   }
