@@ -52,6 +52,8 @@ final class WorkerHandle implements Runnable {
   /** Set (under the pool's lock) when the parent kills or retires it: its death is expected. */
   volatile boolean killed;
   volatile boolean retiring;
+  /** This JVM ran out of memory reading what the worker sent: the worker's death is not its own. */
+  volatile OutOfMemoryError parentOutOfMemory;
   /** This worker records the class-data-sharing archive when it exits normally ({@link WorkerCds}). */
   volatile boolean recordsCds;
 
@@ -90,6 +92,10 @@ final class WorkerHandle implements Runnable {
       } else if (!WorkerLink.isDisconnect(e) && !killed && !retiring) {
         LOG.warn("worker {} broke the protocol ({}); killing it", name(), e.toString());
       }
+    } catch (OutOfMemoryError e) {
+      // this JVM's heap, not the worker's: the batch fails saying so, and the worker is replaced
+      parentOutOfMemory = e;
+      kill();
     } catch (RuntimeException | Error e) {
       LOG.error("joblib4j bug in the reader of worker {}", name(), e);
     } finally {
@@ -108,6 +114,7 @@ final class WorkerHandle implements Runnable {
     pb.environment().putAll(env);
     // in the environment, which only this user can read, not on the command line, which anyone can
     pb.environment().put(WorkerMain.TOKEN_VARIABLE, WorkerTokens.encode(token));
+    pb.environment().put(WorkerMain.RESULTS_VARIABLE, WorkerPools.resultsDir().toString());
     Process p = pb.start();
     process = p;
     pid = p.pid();
@@ -135,6 +142,7 @@ final class WorkerHandle implements Runnable {
     WorkerLink l = server.accept(token, HANDSHAKE_TIMEOUT);
     pid = l.hello().pid();
     maxHeap = l.hello().maxHeapBytes();
+    l.acceptSpilledResults(WorkerPools.resultsDir());
     link = l;
     closeServer();
     return l;
@@ -155,6 +163,11 @@ final class WorkerHandle implements Runnable {
     @Override
     public void outcome(long job, byte[] results) {
       pool.jobOutcome(WorkerHandle.this, job, results);
+    }
+
+    @Override
+    public void spilledOutcome(long job, java.nio.file.Path file, long bytes) {
+      pool.jobSpilled(WorkerHandle.this, job, file, bytes);
     }
 
     @Override

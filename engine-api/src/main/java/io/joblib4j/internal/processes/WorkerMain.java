@@ -27,6 +27,10 @@ public final class WorkerMain {
 
   /** The environment variable that carries the worker's token. */
   static final String TOKEN_VARIABLE = "JOBLIB4J_WORKER_TOKEN";
+  /** The environment variable naming the parent's folder for spilled results. */
+  static final String RESULTS_VARIABLE = "JOBLIB4J_WORKER_RESULTS";
+  /** Results larger than this serialized go back through a file rather than the connection. */
+  static final long SPILL_OVER_BYTES = 8 << 20;
 
   public static void main(String[] args) {
     String token = System.getenv(TOKEN_VARIABLE);
@@ -39,11 +43,15 @@ public final class WorkerMain {
     }
     watchParent();
     String name = "process " + ProcessHandle.current().pid();
-    WorkerLoop loop = WorkerLoop.builder(name)
+    WorkerLoop.Builder builder = WorkerLoop.builder(name)
         .wireFormat(ProcessesCall.WIRE_FORMAT)
         .resultReplacer(WorkerArrays::resultReplacement)
-        .onRelease(WorkerArrays::release)
-        .build();
+        .onRelease(WorkerArrays::release);
+    String results = System.getenv(RESULTS_VARIABLE);
+    if (results != null && !results.isEmpty()) {
+      builder.spillResults(java.nio.file.Path.of(results), SPILL_OVER_BYTES);
+    }
+    WorkerLoop loop = builder.build();
     SocketChannel channel;
     try {
       channel = unix ? SocketChannel.open(UnixDomainSocketAddress.of(args[1]))

@@ -34,6 +34,7 @@ final class WorkerPools {
   });
   private static final long REAP_PERIOD_MILLIS = 500;
   private static volatile Path scratchDir;
+  private static volatile Path resultsDir;
   private static boolean started;
 
   private WorkerPools() {}
@@ -104,6 +105,24 @@ final class WorkerPools {
     return d;
   }
 
+  /**
+   * This JVM's folder for results workers spill to files (those too large to travel well in the
+   * connection): {@code /dev/shm} when it has room, as for shared arguments, else the temp folder.
+   */
+  static Path resultsDir() {
+    Path d = resultsDir;
+    if (d == null) {
+      synchronized (WorkerPools.class) {
+        d = resultsDir;
+        if (d == null) {
+          d = TempFolders.create(TempFolders.baseFor(null), "results");
+          resultsDir = d;
+        }
+      }
+    }
+    return d;
+  }
+
   static void schedule(Runnable r, long delayMillis) {
     TIMER.schedule(r, delayMillis, TimeUnit.MILLISECONDS);
   }
@@ -143,6 +162,7 @@ final class WorkerPools {
     }
     CallFolder.closeAll();
     TempFolders.deleteTree(scratchDir);
+    TempFolders.deleteTree(resultsDir);
   }
 
   /** Shuts every pool down and waits for the workers to exit; for tests. */
