@@ -34,6 +34,7 @@ final class WorkerPool {
   private final ArrayDeque<Job> queue = new ArrayDeque<>();
   private final Set<ProcessesCall> activeCalls = Collections.newSetFromMap(new IdentityHashMap<>());
   private final AtomicLong jobIds = new AtomicLong();
+  private final PoolArrays keptArrays = new PoolArrays(this::release);
   private int target;
   private boolean startBroken;
   private boolean shutdown;
@@ -44,6 +45,11 @@ final class WorkerPool {
 
   PoolKey key() {
     return key;
+  }
+
+  /** The large arrays this pool's calls shared, kept across calls. */
+  PoolArrays keptArrays() {
+    return keptArrays;
   }
 
   long nextJobId() {
@@ -353,6 +359,7 @@ final class WorkerPool {
       all.forEach(w -> w.retiring = true);
     }
     all.forEach(WorkerHandle::shutdown);
+    keptArrays.close();
   }
 
   /**
@@ -366,6 +373,7 @@ final class WorkerPool {
       all = new ArrayList<>(workers);
       all.forEach(w -> w.killed = true);
     }
+    keptArrays.close();
     for (WorkerHandle w : all) {
       if (w.recordsCds && w.connected && w.state == WorkerHandle.State.IDLE) {
         w.shutdown();

@@ -149,6 +149,7 @@ final class WorkerPools {
           if (SHARED.get(p.key()) == p && p.reapIdle(now)) {
             SHARED.remove(p.key());
             ALL.remove(p);
+            p.keptArrays().close(); // the pool has ended: no later call can use its files
           }
         }
       }
