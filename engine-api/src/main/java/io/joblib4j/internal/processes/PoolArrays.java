@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * new file.
  *
  * <p>A file is dropped (deleted, and the workers told to drop their copies) when its array has been
- * garbage collected here, when it was replaced by a changed version and no call still uses it, when
- * the kept files exceed {@link #MAX_KEPT_BYTES} (least recently used first), and when the pool
+ * garbage collected here (noticed within half a second), when it was replaced by a changed version and no call still uses it, when
+ * the kept files exceed {@link #MAX_KEPT_BYTES} or {@link #MAX_KEPT_FILES} (least recently used
+ * first), and when the pool
  * ends. The folder is named for this JVM ({@link TempFolders}): one left by a JVM killed with -9 is
  * swept by the next JVM that starts a call.
  */
@@ -41,6 +42,8 @@ final class PoolArrays {
   private static final Logger LOG = LoggerFactory.getLogger(PoolArrays.class);
   /** Beyond this many bytes of kept arrays, the least recently used are dropped. */
   static final long MAX_KEPT_BYTES = 4L << 30;
+  /** Beyond this many kept files, the least recently used are dropped. */
+  static final int MAX_KEPT_FILES = 64;
   private static final AtomicLong POOLS = new AtomicLong();
 
   /** One array's file and what is known of it. */
@@ -137,6 +140,15 @@ final class PoolArrays {
     dropped.forEach(release);
   }
 
+  /** Drops the files of arrays the garbage collector took; from the pool's timer, every half second. */
+  void expungeCollected() {
+    List<String> dropped = new ArrayList<>();
+    synchronized (this) {
+      expunge(dropped);
+    }
+    dropped.forEach(release);
+  }
+
   /** The pool ended: every file goes (its workers are ending too). */
   synchronized void close() {
     closed = true;
@@ -191,7 +203,8 @@ final class PoolArrays {
 
   /** Drops the least recently used unused files while the kept bytes exceed the cap (never {@code keep}). */
   private void trim(Entry keep, List<String> dropped) {
-    for (Iterator<Entry> it = new ArrayList<>(files.keySet()).iterator(); keptBytes > MAX_KEPT_BYTES && it.hasNext(); ) {
+    for (Iterator<Entry> it = new ArrayList<>(files.keySet()).iterator();
+        (keptBytes > MAX_KEPT_BYTES || files.size() > MAX_KEPT_FILES) && it.hasNext(); ) {
       Entry e = it.next();
       if (e != keep && e.calls.isEmpty()) {
         remove(e);
@@ -232,5 +245,9 @@ final class PoolArrays {
       LOG.debug("cannot delete {}", e.file, x);
     }
     dropped.add(e.kept.scope());
+    if (files.isEmpty()) { // no empty folder stays behind between uses
+      TempFolders.deleteTree(dir);
+      dir = null;
+    }
   }
 }
