@@ -54,8 +54,8 @@ record LaunchSpec(String java, List<String> classpath, List<String> jvmOptions, 
     }
     jvm.addAll(options.jvmOptions());
     String exe = System.getProperty("os.name", "").startsWith("Windows") ? "java.exe" : "java";
-    return new LaunchSpec(Path.of(System.getProperty("java.home"), "bin", exe).toString(), classpath.entries(),
-        jvm, options.env());
+    return new LaunchSpec(Path.of(System.getProperty("java.home"), "bin", exe).toString(),
+        WorkerCds.jarFolders(classpath.entries()), jvm, options.env());
   }
 
   /** How deep this JVM is in a tree of workers: 0 for an application, 1 in a worker, ... */

@@ -114,6 +114,8 @@ final class WorkerHandle implements Runnable {
     pb.environment().putAll(env);
     // in the environment, which only this user can read, not on the command line, which anyone can
     pb.environment().put(WorkerMain.TOKEN_VARIABLE, WorkerTokens.encode(token));
+    WorkerCds.VARIABLES.forEach(pb.environment()::remove); // inherited by a worker's own workers otherwise
+    pb.environment().putAll(cds.environment());
     pb.environment().put(WorkerMain.RESULTS_VARIABLE, WorkerPools.resultsDir().toString());
     Process p = pb.start();
     process = p;

@@ -46,7 +46,18 @@ public final class WorkerMain {
     WorkerLoop.Builder builder = WorkerLoop.builder(name)
         .wireFormat(ProcessesCall.WIRE_FORMAT)
         .resultReplacer(WorkerArrays::resultReplacement)
-        .onRelease(WorkerArrays::release);
+        .onRelease(WorkerArrays::release)
+        .onBatchDone(new java.util.function.IntConsumer() {
+          private boolean first = true;
+
+          @Override
+          public void accept(int tasks) {
+            if (first) {
+              first = false;
+              CdsRecorder.dumpIfRecorder(); // once warm: the archive holds what a batch needs
+            }
+          }
+        });
     String results = System.getenv(RESULTS_VARIABLE);
     if (results != null && !results.isEmpty()) {
       builder.spillResults(java.nio.file.Path.of(results), SPILL_OVER_BYTES);
@@ -79,7 +90,8 @@ public final class WorkerMain {
       t.printStackTrace();
       Runtime.getRuntime().halt(WorkerExitCodes.INTERNAL_ERROR);
     }
-    exitRequested = true; // e.g. to write its class-data-sharing archive on the way out
+    exitRequested = true; // finishes exiting even if the parent goes meanwhile
+    CdsRecorder.finishBeforeExit();
     System.exit(0); // runs the tasks' shutdown hooks, as a normal JVM exit would
   }
 

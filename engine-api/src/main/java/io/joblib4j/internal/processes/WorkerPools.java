@@ -144,6 +144,7 @@ final class WorkerPools {
   private static void reap() {
     long now = System.nanoTime();
     for (WorkerPool p : ALL) {
+      p.keptArrays().expungeCollected();
       if (p.reapIdle(now)) {
         synchronized (SHARED) {
           if (SHARED.get(p.key()) == p && p.reapIdle(now)) {
