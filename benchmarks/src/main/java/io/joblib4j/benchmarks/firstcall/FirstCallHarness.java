@@ -15,8 +15,11 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.joblib4j.benchmarks.firstcall.FirstCallHarness \
- *     &lt;shots&gt; &lt;warmup&gt; &lt;class path for the child&gt;
+ *     &lt;shots&gt; &lt;warmup&gt; &lt;class path for the child&gt; [JVM options for the child...]
  * </pre>
+ *
+ * <p>{@code -Djoblib4j.processes.cds=false} as a child option gives the baseline without the
+ * workers' class-data-sharing archive.
  */
 public final class FirstCallHarness {
   private FirstCallHarness() {}
@@ -29,8 +32,10 @@ public final class FirstCallHarness {
     List<Double> firsts = new ArrayList<>();
     List<Double> seconds = new ArrayList<>();
     for (int i = 0; i < warmup + shots; i++) {
-      Process p = new ProcessBuilder(java, "-cp", classpath, FirstCallMain.class.getName())
-          .redirectErrorStream(true).start();
+      List<String> command = new ArrayList<>(List.of(java));
+      command.addAll(Arrays.asList(args).subList(3, args.length));
+      command.addAll(List.of("-cp", classpath, FirstCallMain.class.getName()));
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
         throw new IllegalStateException("shot " + i + " failed:\n" + out);

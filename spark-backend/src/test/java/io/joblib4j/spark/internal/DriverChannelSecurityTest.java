@@ -173,7 +173,9 @@ class DriverChannelSecurityTest {
         raw = crypto.workerOutput(raw);
         in = crypto.workerInput(in);
       }
-      DataOutputStream out = new DataOutputStream(raw);
+      // buffered: the HELLO and the OUTCOME leave in one write, so all of it reaches the driver before
+      // a refusal closes the connection (unbuffered, a write after the refusal failed: Broken pipe)
+      DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(raw, 1 << 16));
       hello(out, token, callId);
       outcome(out, 0, tripwire());
       out.flush();
