@@ -23,11 +23,18 @@ import org.slf4j.LoggerFactory;
  * replaced by jars of their content: the JDK archives classes for class-data sharing only from
  * jars ({@link WorkerCds}), so a folder class path would start every worker cold. The jar is
  * cached in the archive cache folder, named for the folder's content (every file's path, size and
- * time, read at each call, so a changed folder gets a new jar) and made once: written to a
- * temporary file and renamed into place. A folder that cannot be read or jarred stays a folder.
+ * time) and made once: written to a temporary file and renamed into place. A folder that cannot
+ * be read or jarred stays a folder.
+ *
+ * <p>Reading a folder's content takes a walk over every file, too slow for every call; so a call
+ * uses the jar this JVM made last for the folder, and the folder is read again in the background
+ * (at most once a second): a changed folder reaches the workers started after that.
  */
 final class FolderJars {
   private static final Logger LOG = LoggerFactory.getLogger(FolderJars.class);
+
+  private static final java.util.Map<Path, Path> KNOWN = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final java.util.Map<Path, Long> CHECKED = new java.util.concurrent.ConcurrentHashMap<>();
 
   private FolderJars() {}
 
@@ -36,12 +43,38 @@ final class FolderJars {
     List<String> out = new ArrayList<>(entries.size());
     for (String e : entries) {
       Path p = Path.of(e);
-      out.add(Files.isDirectory(p) ? jarOf(p, cache).map(Path::toString).orElse(e) : e);
+      if (!Files.isDirectory(p)) {
+        out.add(e);
+        continue;
+      }
+      Path known = KNOWN.get(p);
+      if (known != null && Files.isRegularFile(known)) {
+        recheckLater(p, cache);
+        out.add(known.toString());
+      } else {
+        java.util.Optional<Path> jar = contentJar(p, cache);
+        jar.ifPresent(j -> KNOWN.put(p, j));
+        out.add(jar.map(Path::toString).orElse(e));
+      }
     }
     return out;
   }
 
-  private static java.util.Optional<Path> jarOf(Path folder, Path cache) {
+  private static void recheckLater(Path folder, Path cache) {
+    long now = System.nanoTime();
+    Long last = CHECKED.get(folder);
+    if (last != null && now - last < 1_000_000_000L) {
+      return; // checked within the last second
+    }
+    boolean mine = last == null ? CHECKED.putIfAbsent(folder, now) == null : CHECKED.replace(folder, last, now);
+    if (!mine) {
+      return; // another call is checking it
+    }
+    WorkerPools.schedule(() -> contentJar(folder, cache).ifPresent(j -> KNOWN.put(folder, j)), 0);
+  }
+
+  /** The jar of {@code folder}'s content now, made if it is not in {@code cache} yet. */
+  static java.util.Optional<Path> contentJar(Path folder, Path cache) {
     try {
       List<Path> files;
       MessageDigest d = MessageDigest.getInstance("SHA-256");

@@ -78,9 +78,11 @@ class WorkerCdsIT {
       assertThat(jf.getEntry("a/X.class")).isNotNull();
     }
     assertThat(FolderJars.jarred(List.of(dir.resolve("classes").toString()), cache)).isEqualTo(first);
+    assertThat(FolderJars.contentJar(dir.resolve("classes"), cache)).contains(Path.of(first.get(0)));
     Files.writeString(classes.resolve("X.class"), "changed");
     Files.setLastModifiedTime(classes.resolve("X.class"), java.nio.file.attribute.FileTime.fromMillis(1_000));
-    assertThat(FolderJars.jarred(List.of(dir.resolve("classes").toString()), cache)).isNotEqualTo(first);
+    assertThat(FolderJars.contentJar(dir.resolve("classes"), cache).orElseThrow()).as("a new jar for new content")
+        .isNotEqualTo(Path.of(first.get(0)));
     assertThat(WorkerCds.key(spec(first))).as("jars can be archived").isPresent();
   }
 
