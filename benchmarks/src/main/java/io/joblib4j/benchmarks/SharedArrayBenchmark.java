@@ -39,8 +39,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *       ...ReadInBulk}: the same, the task reading the mapping in bulk.
  *   <li>{@code processesHeapNDArray}: a heap NDArray, written once per call to {@code /dev/shm}
  *       (joblib's auto-memmapping), mapped read-only by the workers.
- *   <li>{@code processesDoubleArray}: a {@code double[]}, written once per call and read once per
- *       worker into its heap: a {@code double[]} cannot live in a mapped file.
+ *   <li>{@code processesDoubleArray}: a {@code double[]}, written once and read once per worker
+ *       into its heap (a {@code double[]} cannot live in a mapped file); the pool keeps the file and
+ *       the workers their copies while the array is unchanged, so iterations after the first reuse
+ *       them ({@link KeptArrayBenchmark}).
  *   <li>{@code threads...}, {@code sequential...}: the same tasks in this JVM.
  * </ul>
  */

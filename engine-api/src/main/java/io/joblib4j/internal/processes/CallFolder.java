@@ -30,6 +30,7 @@ final class CallFolder implements ArgumentSharer {
   private final String callId;
   private final Path base;
   private final long maxNbytes;
+  private final PoolArrays kept;
   private final Replacer replacer = this::replace;
   private final Map<Object, Object> shared = new IdentityHashMap<>();
   private Path dir;
@@ -37,9 +38,18 @@ final class CallFolder implements ArgumentSharer {
   private boolean closed;
 
   CallFolder(String callId, Path requestedBase, long maxNbytes) {
+    this(callId, requestedBase, maxNbytes, null);
+  }
+
+  /**
+   * With {@code kept}, primitive arrays go to the pool's files kept across calls ({@link
+   * PoolArrays}) unless the call asks for its own temp folder.
+   */
+  CallFolder(String callId, Path requestedBase, long maxNbytes, PoolArrays kept) {
     this.callId = callId;
     this.base = requestedBase;
     this.maxNbytes = maxNbytes;
+    this.kept = requestedBase == null ? kept : null;
   }
 
   @Override
@@ -65,6 +75,14 @@ final class CallFolder implements ArgumentSharer {
   synchronized SharedArrayRef sharePrimitive(Object array) throws IOException {
     SharedArrayRef ref = (SharedArrayRef) shared.get(array);
     if (ref != null) {
+      return ref;
+    }
+    if (kept != null) {
+      if (closed) {
+        throw new IOException("the call " + callId + " has ended; its shared arrays are gone");
+      }
+      ref = kept.share(array, callId);
+      shared.put(array, ref);
       return ref;
     }
     Path file = newFile("a");
@@ -137,6 +155,9 @@ final class CallFolder implements ArgumentSharer {
 
   @Override
   public synchronized void close() {
+    if (kept != null && !closed) {
+      kept.callEnded(callId);
+    }
     closed = true;
     shared.clear();
     TempFolders.deleteTree(dir);

@@ -54,8 +54,8 @@ record LaunchSpec(String java, List<String> classpath, List<String> jvmOptions, 
     }
     jvm.addAll(options.jvmOptions());
     String exe = System.getProperty("os.name", "").startsWith("Windows") ? "java.exe" : "java";
-    return new LaunchSpec(Path.of(System.getProperty("java.home"), "bin", exe).toString(), classpath.entries(),
-        jvm, options.env());
+    return new LaunchSpec(Path.of(System.getProperty("java.home"), "bin", exe).toString(),
+        WorkerCds.jarFolders(classpath.entries()), jvm, options.env());
   }
 
   /** How deep this JVM is in a tree of workers: 0 for an application, 1 in a worker, ... */
@@ -64,11 +64,11 @@ record LaunchSpec(String java, List<String> classpath, List<String> jvmOptions, 
   }
 
   /**
-   * The command that starts one worker, through an argument file in {@code scratch} if long (Linux
+   * The command that starts one worker connecting to {@code address} ({@link WorkerListener#workerArguments}), through an argument file in {@code scratch} if long (Linux
    * limits one argument to 128 KiB, and a class path can be longer);
    * {@code extra} (class-data sharing) goes before the options of this spec, so those win.
    */
-  List<String> command(int threadBudget, String host, int port, Supplier<Path> scratch, List<String> extra)
+  List<String> command(int threadBudget, List<String> address, Supplier<Path> scratch, List<String> extra)
       throws IOException {
     List<String> args = new ArrayList<>();
     args.add("-D" + FJP_PARALLELISM + "=" + threadBudget);
@@ -78,8 +78,7 @@ record LaunchSpec(String java, List<String> classpath, List<String> jvmOptions, 
     args.add("-cp");
     args.add(String.join(File.pathSeparator, classpath));
     args.add(WorkerMain.class.getName());
-    args.add(host);
-    args.add(Integer.toString(port));
+    args.addAll(address);
     List<String> command = new ArrayList<>();
     command.add(java);
     int chars = args.stream().mapToInt(String::length).sum();

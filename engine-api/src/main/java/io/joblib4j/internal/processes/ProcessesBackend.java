@@ -96,6 +96,13 @@ public final class ProcessesBackend implements Backend {
     return pool;
   }
 
+  /** The pool of a backend with {@code reuse=false} that made one call (or several with one key); for tests. */
+  WorkerPool poolForTests() {
+    synchronized (owned) {
+      return owned.values().iterator().next();
+    }
+  }
+
   void callClosed(ProcessesCall call) {
     open.remove(call);
   }

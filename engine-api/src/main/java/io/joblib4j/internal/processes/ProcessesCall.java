@@ -32,7 +32,7 @@ final class ProcessesCall implements BackendCall {
     this.backend = backend;
     this.pool = pool;
     this.spec = spec;
-    this.folder = new CallFolder(spec.callId(), spec.tempFolder(), spec.maxNbytes());
+    this.folder = new CallFolder(spec.callId(), spec.tempFolder(), spec.maxNbytes(), pool.keptArrays());
     ClassVisibility visibility = classpath.visibility();
     this.codec = BatchCodec.builder()
         .wireFormat(WIRE_FORMAT)

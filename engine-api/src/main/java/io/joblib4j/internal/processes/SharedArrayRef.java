@@ -15,9 +15,27 @@ import java.io.Serializable;
  * @param file absolute path of the file
  * @param elementType the array's element type, e.g. {@code double.class}
  * @param length the number of elements
+ * @param kept for a file the pool keeps across calls ({@link PoolArrays}): its scope and content
+ *     digest, with which a worker keeps its copy across calls too; null for a call's own file
  */
-record SharedArrayRef(String callId, String file, Class<?> elementType, int length) implements Serializable {
-  @Serial private static final long serialVersionUID = 1L;
+record SharedArrayRef(String callId, String file, Class<?> elementType, int length, Kept kept)
+    implements Serializable {
+  @Serial private static final long serialVersionUID = 2L;
+
+  SharedArrayRef(String callId, String file, Class<?> elementType, int length) {
+    this(callId, file, elementType, length, null);
+  }
+
+  /**
+   * A kept file: what a RELEASE names to drop the workers' copies, and the digest of the content.
+   *
+   * @param scope the release scope, {@link WorkerArrays#KEPT_PREFIX} and the file
+   * @param digestHigh the content digest's first half ({@link ArrayDigests})
+   * @param digestLow its second half
+   */
+  record Kept(String scope, long digestHigh, long digestLow) implements Serializable {
+    @Serial private static final long serialVersionUID = 1L;
+  }
 
   @Serial
   private Object readResolve() throws ObjectStreamException {

@@ -13,10 +13,28 @@ import java.util.Map;
  */
 final class WorkerArrays {
   private static final Map<String, Map<Object, Object>> BY_CALL = new HashMap<>();
+  /** The RELEASE scope of a file the parent's pool keeps across calls starts so. */
+  static final String KEPT_PREFIX = "kept:";
+  /** Copies of the files the pool keeps, by scope, kept across calls until the parent releases them. */
+  private static final Map<String, Copy> KEPT = new HashMap<>();
+
+  /** A copy of a kept file, and the last call that used it. */
+  private static final class Copy {
+    final Object array;
+    String lastCall;
+
+    Copy(Object array, String lastCall) {
+      this.array = array;
+      this.lastCall = lastCall;
+    }
+  }
 
   private WorkerArrays() {}
 
   static synchronized Object get(SharedArrayRef ref) throws IOException {
+    if (ref.kept() != null) {
+      return kept(ref);
+    }
     Map<Object, Object> call = BY_CALL.computeIfAbsent(ref.callId(), k -> new HashMap<>());
     Object a = call.get(ref.file());
     if (a == null) {
@@ -32,8 +50,33 @@ final class WorkerArrays {
     return (NDArray) call.computeIfAbsent(ref.mapping(), m -> NDArray.map(ref.mapping()));
   }
 
-  static synchronized void release(String callId) {
-    BY_CALL.remove(callId);
+  /**
+   * The copy of a kept file, read once and used again by later calls. The tasks of a call may
+   * write into the copy they share (as with a call's own copy), so the first use by another call
+   * checks that it still holds the file's content (its digest) and reads the file again if not.
+   */
+  private static Object kept(SharedArrayRef ref) throws IOException {
+    Copy c = KEPT.get(ref.kept().scope());
+    if (c != null && !c.lastCall.equals(ref.callId())) {
+      long[] d = ArrayDigests.of(c.array);
+      if (d[0] != ref.kept().digestHigh() || d[1] != ref.kept().digestLow()) {
+        c = null; // a task of an earlier call changed it
+      }
+    }
+    if (c == null) {
+      c = new Copy(SharedArrayFiles.read(Path.of(ref.file()), ref.elementType(), ref.length()), ref.callId());
+      KEPT.put(ref.kept().scope(), c);
+    }
+    c.lastCall = ref.callId();
+    return c.array;
+  }
+
+  static synchronized void release(String scope) {
+    if (scope.startsWith(KEPT_PREFIX)) {
+      KEPT.remove(scope);
+    } else {
+      BY_CALL.remove(scope);
+    }
   }
 
   /**

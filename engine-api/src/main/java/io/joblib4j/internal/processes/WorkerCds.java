@@ -34,15 +34,19 @@ import org.slf4j.LoggerFactory;
  * classes already parsed and verified: about a fifth less CPU to a worker's first result, and the
  * first call of a {@code Parallel} waits for worker starts.
  *
- * <p>One worker per launch spec and machine records the archive when it exits normally ({@code
- * -XX:ArchiveClassesAtExit}, JDK 13+); later workers use it ({@code -XX:SharedArchiveFile}). The
- * recording worker is asked to shut down, not killed, when this JVM exits. An archive it left
- * behind unrenamed (this JVM was gone by then) is adopted by the next JVM once a trial start with
- * {@code -Xshare:on} proves it valid. Archives live in {@code <java.io.tmpdir>/joblib4j-cds-<user>},
- * keyed by the JDK, the class path (each jar's size and time) and the JVM options.
+ * <p>One worker per launch spec and machine records the archive once it is warm: started with
+ * {@code -XX:+RecordDynamicDumpInfo} (JDK 17+), it dumps its loaded classes ({@code VM.cds
+ * dynamic_dump}) after its first batch, into a temporary file it then renames into place itself
+ * ({@link CdsRecorder}), so that the archive does not depend on the parent living on: a short
+ * program (a spark-submit driver, a command line tool) that makes one call and exits leaves an
+ * archive for the next run. Later workers use it ({@code -XX:SharedArchiveFile}). A recording left
+ * behind by a JVM that is gone is adopted by the next JVM once a trial start with {@code
+ * -Xshare:on} proves it valid; temporary files older than a few minutes are swept. Archives live
+ * in {@code <java.io.tmpdir>/joblib4j-cds-<user>}, keyed by the JDK, the class path (each jar's
+ * size and time) and the JVM options.
  *
- * <p>The JDK can only archive class paths of jar files, so a class path with a folder (an IDE, a
- * test run from target/classes) gets no archive. {@code -Djoblib4j.processes.cds=false}, or any CDS
+ * <p>The JDK can only archive class paths of jar files, so folders on the class path (an IDE, a
+ * test run from target/classes) reach workers as jars of their content ({@link #jarFolders}). {@code -Djoblib4j.processes.cds=false}, or any CDS
  * option of the user's, turns this off.
  */
 final class WorkerCds {
@@ -51,6 +55,10 @@ final class WorkerCds {
   private static final Duration STALE = Duration.ofMinutes(10);
   private static final Map<LaunchSpec, Optional<String>> KEYS = new ConcurrentHashMap<>();
   private static final Set<String> ADOPTING = ConcurrentHashMap.newKeySet();
+  /** The recording worker's environment: where to dump, where to publish, which lock to drop. */
+  static final List<String> VARIABLES = List.of(CdsRecorder.RECORDING_VARIABLE, CdsRecorder.ARCHIVE_VARIABLE,
+      CdsRecorder.LOCK_VARIABLE);
+  private static volatile boolean swept;
 
   /**
    * What one worker does about the archive.
@@ -66,17 +74,24 @@ final class WorkerCds {
     boolean records() {
       return recording != null;
     }
+
+    /** The recording worker's environment ({@link CdsRecorder}); empty for others. */
+    Map<String, String> environment() {
+      return records() ? Map.of(CdsRecorder.RECORDING_VARIABLE, recording.toString(), CdsRecorder.ARCHIVE_VARIABLE,
+          archive.toString(), CdsRecorder.LOCK_VARIABLE, lock.toString()) : Map.of();
+    }
   }
 
   private WorkerCds() {}
 
-  static Plan plan(LaunchSpec spec, long token) {
+  static Plan plan(LaunchSpec spec, long serial) {
     Optional<String> key = KEYS.computeIfAbsent(spec, WorkerCds::key);
     if (key.isEmpty()) {
       return Plan.NONE;
     }
     try {
       Path dir = cacheDir();
+      sweepOnce(dir);
       Path archive = dir.resolve(key.get() + ".jsa");
       if (Files.isRegularFile(archive)) {
         return new Plan(concat(List.of("-XX:SharedArchiveFile=" + archive), QUIET), null, null, null);
@@ -85,8 +100,8 @@ final class WorkerCds {
       if (!claim(lock, spec, archive)) {
         return Plan.NONE;
       }
-      Path recording = dir.resolve(key.get() + "-" + Long.toHexString(token) + ".tmp");
-      return new Plan(concat(List.of("-XX:ArchiveClassesAtExit=" + recording), QUIET), recording, archive, lock);
+      Path recording = dir.resolve(key.get() + "-" + ProcessHandle.current().pid() + "-" + serial + ".tmp");
+      return new Plan(concat(List.of("-XX:+RecordDynamicDumpInfo"), QUIET), recording, archive, lock);
     } catch (IOException | RuntimeException e) {
       LOG.debug("no class-data-sharing archive for workers", e);
       return Plan.NONE;
@@ -104,20 +119,32 @@ final class WorkerCds {
     }
   }
 
-  /** The recording worker exited: publishes its archive if it wrote one. */
+  /**
+   * The recording worker exited: what it did not publish (it died dumping, or before its first
+   * batch) goes, and so does the lock, so that another worker may record.
+   */
   static void exited(Plan plan, int exitCode) {
-    if (!plan.records()) {
-      return;
-    }
-    try {
-      if (exitCode == 0 && Files.isRegularFile(plan.recording()) && Files.size(plan.recording()) > 0) {
-        Files.move(plan.recording(), plan.archive(), StandardCopyOption.ATOMIC_MOVE);
-      }
-    } catch (IOException e) {
-      LOG.debug("cannot publish {}", plan.recording(), e);
-    } finally {
+    if (plan.records()) {
       deleteQuietly(plan.recording());
       deleteQuietly(plan.lock());
+    }
+  }
+
+  /** Deletes, once per JVM, temporary recordings older than any recording takes. */
+  private static void sweepOnce(Path dir) {
+    if (swept) {
+      return;
+    }
+    swept = true;
+    try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "w-*.tmp")) {
+      long before = System.currentTimeMillis() - STALE.toMillis();
+      for (Path p : s) {
+        if (Files.getLastModifiedTime(p).toMillis() < before) {
+          deleteQuietly(p);
+        }
+      }
+    } catch (IOException e) {
+      LOG.debug("cannot sweep {}", dir, e);
     }
   }
 
@@ -176,9 +203,29 @@ final class WorkerCds {
     }
   }
 
+  /**
+   * {@code entries} with folders replaced by jars of their content ({@link FolderJars}), so that
+   * workers on a folder class path get an archive too; unchanged when this is turned off.
+   */
+  static List<String> jarFolders(List<String> entries) {
+    if (disabled() || entries.stream().noneMatch(e -> Files.isDirectory(Path.of(e)))) {
+      return entries;
+    }
+    try {
+      return FolderJars.jarred(entries, cacheDir());
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("workers use the class path's folders as they are", e);
+      return entries;
+    }
+  }
+
+  private static boolean disabled() {
+    return "false".equalsIgnoreCase(System.getProperty("joblib4j.processes.cds"));
+  }
+
   /** The archive's name for {@code spec}, or empty if its workers cannot have one. */
   static Optional<String> key(LaunchSpec spec) {
-    if ("false".equalsIgnoreCase(System.getProperty("joblib4j.processes.cds"))) {
+    if (disabled()) {
       return Optional.empty();
     }
     for (String o : spec.jvmOptions()) {

@@ -3,27 +3,25 @@ package io.joblib4j.internal.processes;
 import io.joblib4j.spi.worker.FailureReport;
 import io.joblib4j.spi.worker.WorkerLink;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The parent's side of one worker JVM, and the thread that owns it from start to death: it opens
- * a loopback port of its own, starts the process, accepts its connection ({@link WorkerLink}),
+ * a socket of its own ({@link WorkerListener}), starts the process, accepts its connection ({@link WorkerLink}),
  * then reads its frames until the connection ends, and finally works out how the worker died
  * ({@link CrashDiagnosis}) and tells the pool. Death is noticed at once whatever the cause — the kernel closes a dead
  * process's socket — so nothing waits on a worker that is gone.
  *
- * <p>TCP on the loopback interface rather than a Unix socket: a JVM opening its first Unix socket
- * initializes {@code SecureRandom} and the security providers, which costs a new worker about 50
- * ms of CPU before it can say hello. The loopback port is open to every local user, so the worker
- * proves itself with a random token it got through its environment.
+ * <p>A Unix-domain socket in a folder only this user may enter, so that no other local user can
+ * connect at all (loopback TCP where there are none); and the worker proves itself with a 256-bit
+ * token it got through its environment ({@link WorkerTokens}), compared in constant time, before
+ * anything else it sends is read. (A JVM's first Unix-domain socket initializes {@code
+ * SecureRandom}, which costs a worker's start some 40 ms of CPU; safety first.)
  *
  * <p>Fields marked "pool" are guarded by the owning {@link WorkerPool}'s lock.
  */
@@ -34,11 +32,15 @@ final class WorkerHandle implements Runnable {
 
   enum State { STARTING, IDLE, BUSY, DEAD }
 
+  private static final AtomicLong SERIALS = new AtomicLong();
+
   final WorkerPool pool;
-  final long token = ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE;
+  /** Names this worker's files and thread; not a secret. */
+  final long serial = SERIALS.incrementAndGet();
+  private final byte[] token = WorkerTokens.newToken();
   private final Thread thread;
   private volatile Process process;
-  private volatile ServerSocket server;
+  private volatile WorkerListener server;
   private volatile WorkerLink link;
   private volatile OutputPump stdout;
   private volatile OutputPump stderr;
@@ -50,6 +52,8 @@ final class WorkerHandle implements Runnable {
   /** Set (under the pool's lock) when the parent kills or retires it: its death is expected. */
   volatile boolean killed;
   volatile boolean retiring;
+  /** This JVM ran out of memory reading what the worker sent: the worker's death is not its own. */
+  volatile OutOfMemoryError parentOutOfMemory;
   /** This worker records the class-data-sharing archive when it exits normally ({@link WorkerCds}). */
   volatile boolean recordsCds;
 
@@ -60,7 +64,7 @@ final class WorkerHandle implements Runnable {
 
   WorkerHandle(WorkerPool pool) {
     this.pool = pool;
-    this.thread = new Thread(this, "joblib4j-processes-worker-" + Long.toHexString(token));
+    this.thread = new Thread(this, "joblib4j-processes-worker-" + serial);
     thread.setDaemon(true);
   }
 
@@ -75,8 +79,8 @@ final class WorkerHandle implements Runnable {
   @Override
   public void run() {
     try {
-      server = new ServerSocket(0, 4, InetAddress.getLoopbackAddress());
-      server.setSoTimeout((int) Math.min(Integer.MAX_VALUE, pool.key().startTimeout().toMillis()));
+      server = WorkerListener.open(WorkerPools.scratchDir(), "w-" + serial + ".sock");
+      WorkerPools.schedule(this::closeServerIfNotConnected, pool.key().startTimeout().toMillis());
       launch();
       WorkerLink l = acceptWorker();
       connected = true;
@@ -88,6 +92,10 @@ final class WorkerHandle implements Runnable {
       } else if (!WorkerLink.isDisconnect(e) && !killed && !retiring) {
         LOG.warn("worker {} broke the protocol ({}); killing it", name(), e.toString());
       }
+    } catch (OutOfMemoryError e) {
+      // this JVM's heap, not the worker's: the batch fails saying so, and the worker is replaced
+      parentOutOfMemory = e;
+      kill();
     } catch (RuntimeException | Error e) {
       LOG.error("joblib4j bug in the reader of worker {}", name(), e);
     } finally {
@@ -98,14 +106,17 @@ final class WorkerHandle implements Runnable {
   private void launch() throws IOException {
     LaunchSpec spec = pool.key().launch();
     int budget = pool.key().threadBudget();
-    WorkerCds.Plan cds = WorkerCds.plan(spec, token);
-    ProcessBuilder pb = new ProcessBuilder(spec.command(budget, server.getInetAddress().getHostAddress(),
-        server.getLocalPort(), WorkerPools::scratchDir, cds.options()));
+    WorkerCds.Plan cds = WorkerCds.plan(spec, serial);
+    ProcessBuilder pb = new ProcessBuilder(spec.command(budget, server.workerArguments(), WorkerPools::scratchDir,
+        cds.options()));
     Map<String, String> env = spec.environment(budget, pb.environment());
     pb.environment().clear();
     pb.environment().putAll(env);
     // in the environment, which only this user can read, not on the command line, which anyone can
-    pb.environment().put(WorkerMain.TOKEN_VARIABLE, Long.toString(token));
+    pb.environment().put(WorkerMain.TOKEN_VARIABLE, WorkerTokens.encode(token));
+    WorkerCds.VARIABLES.forEach(pb.environment()::remove); // inherited by a worker's own workers otherwise
+    pb.environment().putAll(cds.environment());
+    pb.environment().put(WorkerMain.RESULTS_VARIABLE, WorkerPools.resultsDir().toString());
     Process p = pb.start();
     process = p;
     pid = p.pid();
@@ -126,28 +137,17 @@ final class WorkerHandle implements Runnable {
   }
 
   /**
-   * Accepts the worker's connection: the first one that says HELLO with this worker's token.
-   * Anyone on this machine can connect to a loopback port, so a connection without the token is
-   * dropped, and one that says nothing is given a few seconds.
+   * Accepts the worker's connection: the first one that says HELLO with this worker's token (see
+   * {@link WorkerListener#accept}).
    */
   private WorkerLink acceptWorker() throws IOException {
-    byte[] expected = WorkerMain.tokenBytes(token);
-    while (true) {
-      Socket s = server.accept();
-      try {
-        WorkerLink l = WorkerLink.accept(s, HANDSHAKE_TIMEOUT);
-        if (l.hello().proves(expected) && l.hello().compatible()) {
-          pid = l.hello().pid();
-          maxHeap = l.hello().maxHeapBytes();
-          link = l;
-          closeServer();
-          return l;
-        }
-        l.close();
-      } catch (IOException e) {
-        LOG.debug("dropped a connection that was not worker {}'s", Long.toHexString(token), e);
-      }
-    }
+    WorkerLink l = server.accept(token, HANDSHAKE_TIMEOUT);
+    pid = l.hello().pid();
+    maxHeap = l.hello().maxHeapBytes();
+    l.acceptSpilledResults(WorkerPools.resultsDir());
+    link = l;
+    closeServer();
+    return l;
   }
 
   /** What the worker reports, handed to the pool. */
@@ -165,6 +165,11 @@ final class WorkerHandle implements Runnable {
     @Override
     public void outcome(long job, byte[] results) {
       pool.jobOutcome(WorkerHandle.this, job, results);
+    }
+
+    @Override
+    public void spilledOutcome(long job, java.nio.file.Path file, long bytes) {
+      pool.jobSpilled(WorkerHandle.this, job, file, bytes);
     }
 
     @Override
@@ -227,13 +232,9 @@ final class WorkerHandle implements Runnable {
   }
 
   private void closeServer() {
-    ServerSocket s = server;
+    WorkerListener s = server;
     if (s != null) {
-      try {
-        s.close();
-      } catch (IOException e) {
-        // nothing to do
-      }
+      s.close();
     }
   }
 

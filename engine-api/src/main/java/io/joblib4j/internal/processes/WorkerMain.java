@@ -4,13 +4,16 @@ import io.joblib4j.spi.worker.WorkerLoop;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
-import java.net.Socket;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
 import java.util.Map;
 
 /**
- * The main class of a worker JVM of the {@code processes} backend. Arguments: the loopback address
- * and port of the parent; the token that identifies this worker to it comes in {@link
- * #TOKEN_VARIABLE}.
+ * The main class of a worker JVM of the {@code processes} backend. Arguments: where the parent
+ * listens, {@code unix <socket file>} or {@code tcp <host> <port>} ({@link WorkerListener}); the
+ * token that identifies this worker to it comes in {@link #TOKEN_VARIABLE}, in hexadecimal.
  *
  * <p>The worker connects and serves batches in a {@link WorkerLoop} until told to exit. It exits as soon
  * as the parent is gone, however the parent ended (even {@code kill -9}): its stdin is a pipe from
@@ -24,33 +27,58 @@ public final class WorkerMain {
 
   /** The environment variable that carries the worker's token. */
   static final String TOKEN_VARIABLE = "JOBLIB4J_WORKER_TOKEN";
+  /** The environment variable naming the parent's folder for spilled results. */
+  static final String RESULTS_VARIABLE = "JOBLIB4J_WORKER_RESULTS";
+  /** Results larger than this serialized go back through a file rather than the connection. */
+  static final long SPILL_OVER_BYTES = 8 << 20;
 
   public static void main(String[] args) {
     String token = System.getenv(TOKEN_VARIABLE);
-    if (args.length != 2 || token == null) {
-      System.err.println("joblib4j worker: expected <host> <port> and " + TOKEN_VARIABLE + "; this class is"
-          + " started by the processes backend, not by hand");
+    boolean unix = args.length == 2 && args[0].equals("unix");
+    boolean tcp = args.length == 3 && args[0].equals("tcp");
+    if (!unix && !tcp || token == null) {
+      System.err.println("joblib4j worker: expected unix <socket file> or tcp <host> <port>, and " + TOKEN_VARIABLE
+          + "; this class is started by the processes backend, not by hand");
       Runtime.getRuntime().halt(WorkerExitCodes.PROTOCOL_ERROR);
     }
     watchParent();
     String name = "process " + ProcessHandle.current().pid();
-    WorkerLoop loop = WorkerLoop.builder(name)
+    WorkerLoop.Builder builder = WorkerLoop.builder(name)
         .wireFormat(ProcessesCall.WIRE_FORMAT)
         .resultReplacer(WorkerArrays::resultReplacement)
         .onRelease(WorkerArrays::release)
-        .build();
-    Socket socket;
+        .onBatchDone(new java.util.function.IntConsumer() {
+          private boolean first = true;
+
+          @Override
+          public void accept(int tasks) {
+            if (first) {
+              first = false;
+              CdsRecorder.dumpIfRecorder(); // once warm: the archive holds what a batch needs
+            }
+          }
+        });
+    String results = System.getenv(RESULTS_VARIABLE);
+    if (results != null && !results.isEmpty()) {
+      builder.spillResults(java.nio.file.Path.of(results), SPILL_OVER_BYTES);
+    }
+    WorkerLoop loop = builder.build();
+    SocketChannel channel;
     try {
-      socket = new Socket(InetAddress.getByName(args[0]), Integer.parseInt(args[1]));
+      channel = unix ? SocketChannel.open(UnixDomainSocketAddress.of(args[1]))
+          : SocketChannel.open(new InetSocketAddress(InetAddress.getByName(args[1]), Integer.parseInt(args[2])));
+      if (tcp) {
+        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      }
     } catch (IOException | RuntimeException e) {
-      System.err.println("joblib4j worker: cannot connect to the parent at " + args[0] + ":" + args[1] + ": " + e);
+      System.err.println("joblib4j worker: cannot connect to the parent at " + String.join(" ", args) + ": " + e);
       Runtime.getRuntime().halt(WorkerExitCodes.PROTOCOL_ERROR);
       return;
     }
     // tells the parent who called System.exit, or that a signal ended this JVM, for its crash report
     Runtime.getRuntime().addShutdownHook(new Thread(() -> loop.exiting(exitCaller()), "joblib4j-worker-exit-report"));
     try {
-      loop.serve(socket, tokenBytes(Long.parseLong(token)), "");
+      loop.serve(ChannelStreams.in(channel), ChannelStreams.out(channel), WorkerTokens.decode(token), "");
     } catch (IOException e) {
       if (!WorkerLoop.isDisconnect(e)) {
         System.err.println("joblib4j worker " + name + ": protocol error: " + e);
@@ -62,13 +90,9 @@ public final class WorkerMain {
       t.printStackTrace();
       Runtime.getRuntime().halt(WorkerExitCodes.INTERNAL_ERROR);
     }
-    exitRequested = true; // e.g. to write its class-data-sharing archive on the way out
+    exitRequested = true; // finishes exiting even if the parent goes meanwhile
+    CdsRecorder.finishBeforeExit();
     System.exit(0); // runs the tasks' shutdown hooks, as a normal JVM exit would
-  }
-
-  /** The token as the HELLO frame carries it. */
-  static byte[] tokenBytes(long token) {
-    return java.nio.ByteBuffer.allocate(8).putLong(token).array();
   }
 
   /** Who called {@code System.exit}, found in the stack of the thread that did, or that a signal ended this JVM. */

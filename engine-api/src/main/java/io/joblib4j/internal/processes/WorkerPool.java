@@ -1,7 +1,10 @@
 package io.joblib4j.internal.processes;
 
+import io.joblib4j.spi.worker.BatchCodec;
 import io.joblib4j.spi.worker.FailureReport;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -31,6 +34,7 @@ final class WorkerPool {
   private final ArrayDeque<Job> queue = new ArrayDeque<>();
   private final Set<ProcessesCall> activeCalls = Collections.newSetFromMap(new IdentityHashMap<>());
   private final AtomicLong jobIds = new AtomicLong();
+  private final PoolArrays keptArrays = new PoolArrays(this::release);
   private int target;
   private boolean startBroken;
   private boolean shutdown;
@@ -41,6 +45,11 @@ final class WorkerPool {
 
   PoolKey key() {
     return key;
+  }
+
+  /** The large arrays this pool's calls shared, kept across calls. */
+  PoolArrays keptArrays() {
+    return keptArrays;
   }
 
   long nextJobId() {
@@ -234,6 +243,30 @@ final class WorkerPool {
     dispatch();
   }
 
+  /** As {@link #jobOutcome}, the results in a file the worker wrote, read and deleted here. */
+  void jobSpilled(WorkerHandle w, long id, Path file, long bytes) {
+    Job job = jobOf(w, id);
+    if (job == null) {
+      deleteQuietly(file);
+      return;
+    }
+    finished(w, job);
+    if (!job.call().isCancelled()) {
+      job.call().codec().completed(file, bytes, job.batch(), w.name(), job.listener());
+    } else {
+      deleteQuietly(file);
+    }
+    dispatch();
+  }
+
+  private static void deleteQuietly(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      LOG.debug("cannot delete {}", file, e);
+    }
+  }
+
   void jobFailed(WorkerHandle w, long id, FailureReport report) {
     Job job = jobOf(w, id);
     if (job == null) {
@@ -276,7 +309,9 @@ final class WorkerPool {
       }
     }
     if (job != null && !job.call().isCancelled()) {
-      job.listener().failed(d.exception(job.batch().description()));
+      OutOfMemoryError ours = w.parentOutOfMemory;
+      job.listener().failed(ours != null ? BatchCodec.parentOutOfMemory(job.batch(), w.name(), -1, ours)
+          : d.exception(job.batch().description()));
     }
     for (Job s : stranded) {
       if (!s.call().isCancelled()) {
@@ -324,6 +359,7 @@ final class WorkerPool {
       all.forEach(w -> w.retiring = true);
     }
     all.forEach(WorkerHandle::shutdown);
+    keptArrays.close();
   }
 
   /**
@@ -337,6 +373,7 @@ final class WorkerPool {
       all = new ArrayList<>(workers);
       all.forEach(w -> w.killed = true);
     }
+    keptArrays.close();
     for (WorkerHandle w : all) {
       if (w.recordsCds && w.connected && w.state == WorkerHandle.State.IDLE) {
         w.shutdown();

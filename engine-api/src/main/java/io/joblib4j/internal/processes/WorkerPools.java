@@ -34,6 +34,7 @@ final class WorkerPools {
   });
   private static final long REAP_PERIOD_MILLIS = 500;
   private static volatile Path scratchDir;
+  private static volatile Path resultsDir;
   private static boolean started;
 
   private WorkerPools() {}
@@ -104,6 +105,24 @@ final class WorkerPools {
     return d;
   }
 
+  /**
+   * This JVM's folder for results workers spill to files (those too large to travel well in the
+   * connection): {@code /dev/shm} when it has room, as for shared arguments, else the temp folder.
+   */
+  static Path resultsDir() {
+    Path d = resultsDir;
+    if (d == null) {
+      synchronized (WorkerPools.class) {
+        d = resultsDir;
+        if (d == null) {
+          d = TempFolders.create(TempFolders.baseFor(null), "results");
+          resultsDir = d;
+        }
+      }
+    }
+    return d;
+  }
+
   static void schedule(Runnable r, long delayMillis) {
     TIMER.schedule(r, delayMillis, TimeUnit.MILLISECONDS);
   }
@@ -125,11 +144,13 @@ final class WorkerPools {
   private static void reap() {
     long now = System.nanoTime();
     for (WorkerPool p : ALL) {
+      p.keptArrays().expungeCollected();
       if (p.reapIdle(now)) {
         synchronized (SHARED) {
           if (SHARED.get(p.key()) == p && p.reapIdle(now)) {
             SHARED.remove(p.key());
             ALL.remove(p);
+            p.keptArrays().close(); // the pool has ended: no later call can use its files
           }
         }
       }
@@ -143,6 +164,7 @@ final class WorkerPools {
     }
     CallFolder.closeAll();
     TempFolders.deleteTree(scratchDir);
+    TempFolders.deleteTree(resultsDir);
   }
 
   /** Shuts every pool down and waits for the workers to exit; for tests. */

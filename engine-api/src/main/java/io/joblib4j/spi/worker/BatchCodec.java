@@ -7,10 +7,14 @@ import io.joblib4j.fn.Action;
 import io.joblib4j.spi.Batch;
 import io.joblib4j.spi.BatchListener;
 import io.joblib4j.spi.BatchOutcome;
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.StreamCorruptedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
@@ -127,21 +131,85 @@ public final class BatchCodec implements AutoCloseable {
    * @param listener the batch's listener
    */
   public void completed(byte[] results, Batch batch, String worker, BatchListener listener) {
+    try {
+      completed(WireInput.fromWorker(results, format, loader), results.length, batch, worker, listener);
+    } catch (IOException e) {
+      unreadable(batch, worker, listener, e);
+    }
+  }
+
+  /**
+   * As {@link #completed(byte[], Batch, String, BatchListener)} for results a worker on this
+   * machine spilled to {@code file} (a SPILLED frame, {@link WorkerLink.Events#spilledOutcome}):
+   * they are read from the file, which is then deleted, whatever the outcome.
+   *
+   * @param file the file the worker wrote
+   * @param bytes its length, as the worker reported it
+   * @param batch the batch they are the results of
+   * @param worker the worker that sent them
+   * @param listener the batch's listener
+   */
+  public void completed(Path file, long bytes, Batch batch, String worker, BatchListener listener) {
+    try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+      completed(WireInput.fromWorker(in, bytes, format, loader), bytes, batch, worker, listener);
+    } catch (IOException e) {
+      unreadable(batch, worker, listener, e);
+    } finally {
+      deleteQuietly(file);
+    }
+  }
+
+  private static void deleteQuietly(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      // the backend's sweep of its folder removes it
+    }
+  }
+
+  private void completed(WireInput input, long bytes, Batch batch, String worker, BatchListener listener) {
     // InternalError too: the JDK's immutable collections throw it for a malformed serial form
     // ("length is odd", found by fuzzing)
     Object[] values;
-    try (WireInput in = WireInput.fromWorker(results, format, loader)) {
+    try (WireInput in = input) {
       values = (Object[]) in.readObject();
       if (values == null || values.length != batch.size()) { // found by fuzzing: null escaped as an NPE
         throw new StreamCorruptedException((values == null ? "no" : values.length) + " results for "
             + batch.size() + " tasks");
       }
+    } catch (OutOfMemoryError e) {
+      listener.failed(parentOutOfMemory(batch, worker, bytes, e));
+      return;
     } catch (Exception | LinkageError | StackOverflowError | InternalError e) {
-      listener.failed(new TaskSerializationException("the results of " + batch.description() + " sent by worker "
-          + worker + " could not be deserialized here: " + e, Diagnosis.className(e), "", e));
+      unreadable(batch, worker, listener, e);
       return;
     }
     listener.completed(BatchOutcome.success(values, worker));
+  }
+
+  private static void unreadable(Batch batch, String worker, BatchListener listener, Throwable e) {
+    listener.failed(new TaskSerializationException("the results of " + batch.description() + " sent by worker "
+        + worker + " could not be deserialized here: " + e, Diagnosis.className(e), "", e));
+  }
+
+  /**
+   * The error for results that do not fit in this JVM's heap: the parent's own out-of-memory, not
+   * the worker's, and what to do about it.
+   *
+   * @param batch the batch whose results were being received
+   * @param worker the worker that sent them
+   * @param bytes how many bytes the results take serialized, or -1 if unknown
+   * @param cause the error
+   * @return the exception for the call
+   */
+  public static JoblibException parentOutOfMemory(Batch batch, String worker, long bytes, OutOfMemoryError cause) {
+    long max = Runtime.getRuntime().maxMemory();
+    return new JoblibException("joblib4j: this JVM (the parent, which runs Parallel) ran out of memory"
+        + " receiving the results of " + batch.description() + " from worker " + worker
+        + (bytes >= 0 ? " (" + bytes + " bytes serialized)" : "") + ": its maximum heap is " + max + " bytes"
+        + " (-Xmx" + (max >> 20) + "m). The worker is fine; the results do not fit here. Raise this JVM's -Xmx,"
+        + " return smaller results (write large ones to files and return their paths, or return memory-mapped"
+        + " NDArrays, which travel as their file), or split the work into more tasks", cause);
   }
 
   /**

@@ -24,6 +24,8 @@ import java.util.Arrays;
  *   STARTED   long job                             the batch's tasks begin now
  *   PROGRESS  long job, int tasksDone              coalesced, at most every few ms
  *   OUTCOME   long job, bytes results              every task of the batch succeeded
+ *   SPILLED   long job, string file, long length   the same, the results in that file of the parent's
+ *                                                  spill folder, which the parent reads and deletes
  *   FAILED    long job, byte kind, int task, string message, string className, string path,
  *             bytes exception, bytes stand-in      see {@link FailureKind}
  *   EXITING   string note                          the worker's JVM is exiting on its own
@@ -44,6 +46,7 @@ final class Frames {
   static final byte OUTCOME = 13;
   static final byte FAILED = 14;
   static final byte EXITING = 15;
+  static final byte SPILLED = 16;
 
   /** No frame is this large; a bigger length means the stream is out of step. */
   static final int MAX_FRAME = Integer.MAX_VALUE - 64;
@@ -127,7 +130,8 @@ final class Frames {
   /** True if {@code e} means the other side went away rather than a protocol error. */
   static boolean isDisconnect(IOException e) {
     return e instanceof EOFException || e instanceof java.nio.channels.ClosedChannelException
-        || e instanceof java.net.SocketException && e.getMessage() != null
+        // a socket channel reports a reset or broken pipe as a plain IOException
+        || (e instanceof java.net.SocketException || e.getClass() == IOException.class) && e.getMessage() != null
             && (e.getMessage().contains("reset") || e.getMessage().contains("Broken pipe")
                 || e.getMessage().contains("closed"));
   }

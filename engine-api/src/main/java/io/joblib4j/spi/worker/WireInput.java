@@ -3,6 +3,7 @@ package io.joblib4j.spi.worker;
 import io.joblib4j.Delayed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectStreamClass;
@@ -20,7 +21,11 @@ final class WireInput extends ObjectInputStream {
   private int tasksRead;
 
   WireInput(byte[] bytes, WireFormat format, ClassLoader loader) throws IOException {
-    super(new ByteArrayInputStream(bytes));
+    this(new ByteArrayInputStream(bytes), format, loader);
+  }
+
+  WireInput(InputStream in, WireFormat format, ClassLoader loader) throws IOException {
+    super(in);
     this.format = format;
     this.loader = loader;
     enableResolveObject(true);
@@ -34,8 +39,14 @@ final class WireInput extends ObjectInputStream {
    * asks the filter about those too.
    */
   static WireInput fromWorker(byte[] bytes, WireFormat format, ClassLoader loader) throws IOException {
-    WireInput in = new WireInput(bytes, format, loader);
-    ObjectInputFilter byteBound = info -> info.arrayLength() > bytes.length
+    return fromWorker(new ByteArrayInputStream(bytes), bytes.length, format, loader);
+  }
+
+  /** As {@link #fromWorker(byte[], WireFormat, ClassLoader)}, for {@code length} bytes read from {@code stream}. */
+  static WireInput fromWorker(InputStream stream, long length, WireFormat format, ClassLoader loader)
+      throws IOException {
+    WireInput in = new WireInput(stream, format, loader);
+    ObjectInputFilter byteBound = info -> info.arrayLength() > length
         ? ObjectInputFilter.Status.REJECTED : ObjectInputFilter.Status.UNDECIDED;
     ObjectInputFilter jvmWide = in.getObjectInputFilter();
     in.setObjectInputFilter(jvmWide == null ? byteBound : ObjectInputFilter.merge(byteBound, jvmWide));

@@ -12,10 +12,12 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.StreamCorruptedException;
 import java.net.Socket;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.apiguardian.api.API;
 
@@ -35,6 +37,7 @@ public final class WorkerLink implements Closeable {
   private final Hello hello;
   private final Set<InitKey> initialized = new HashSet<>();
   private final Map<Long, InitKey> initializing = new HashMap<>();
+  private volatile Path spillFolder;
 
   private WorkerLink(Closeable connection, DataInputStream in, DataOutputStream out, Hello hello) {
     this.connection = connection;
@@ -115,6 +118,17 @@ public final class WorkerLink implements Closeable {
     }
     return new Hello(version, token, scope, Frames.readString(body, body.available()), body.readLong(),
         body.readLong());
+  }
+
+  /**
+   * Takes results the worker spilled to files of {@code folder} ({@link
+   * WorkerLoop.Builder#spillResults}), for a worker on this machine. Without this, a worker that
+   * names a file breaks the protocol: nothing outside a folder the parent chose is ever read.
+   *
+   * @param folder the folder the worker's loop spills to
+   */
+  public void acceptSpilledResults(Path folder) {
+    this.spillFolder = Objects.requireNonNull(folder, "folder");
   }
 
   /**
@@ -248,6 +262,21 @@ public final class WorkerLink implements Closeable {
           forget(job);
           events.outcome(job, results);
         }
+        case Frames.SPILLED -> {
+          long job = in.readLong();
+          String name = Frames.readString(in, 255);
+          long length = in.readLong();
+          Path folder = spillFolder;
+          if (folder == null) {
+            throw new StreamCorruptedException("worker " + worker() + " spilled results to a file, which this"
+                + " connection does not take");
+          }
+          if (name.isEmpty() || name.contains("/") || name.contains("\\") || name.startsWith(".") || length < 0) {
+            throw new StreamCorruptedException("worker " + worker() + " named a bad spill file \"" + name + "\"");
+          }
+          forget(job);
+          events.spilledOutcome(job, folder.resolve(name), length);
+        }
         case Frames.FAILED -> {
           long job = in.readLong();
           FailureKind kind = FailureKind.of(in.readByte());
@@ -327,6 +356,20 @@ public final class WorkerLink implements Closeable {
      * @param results the serialized results
      */
     void outcome(long job, byte[] results);
+
+    /**
+     * Every task of batch {@code job} succeeded, and the worker wrote the results to {@code file}
+     * (see {@link WorkerLink#acceptSpilledResults}); {@link BatchCodec#completed(Path, long,
+     * io.joblib4j.spi.Batch, String, io.joblib4j.spi.BatchListener)} reads and deletes it. Only
+     * told on a link that accepts spilled results; the default refuses them.
+     *
+     * @param job the batch's id
+     * @param file the file holding the serialized results
+     * @param bytes its length
+     */
+    default void spilledOutcome(long job, Path file, long bytes) {
+      throw new UnsupportedOperationException("spilled results are not taken here");
+    }
 
     /**
      * Batch {@code job} did not succeed; {@link BatchCodec#failed} turns the report into the

@@ -14,6 +14,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.StreamCorruptedException;
 import java.net.Socket;
+import java.nio.file.Path;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -50,6 +51,8 @@ public final class WorkerLoop {
   private final String tooLargeAdvice;
   private final IntConsumer onBatchDone;
   private final BooleanSupplier stopAfterBatch;
+  private final Path spillFolder;
+  private final long spillOver;
   private volatile DataOutputStream out;
   private volatile Socket socket;
   private volatile boolean exitRequested;
@@ -65,6 +68,8 @@ public final class WorkerLoop {
     this.tooLargeAdvice = b.tooLargeAdvice;
     this.onBatchDone = b.onBatchDone;
     this.stopAfterBatch = b.stopAfterBatch;
+    this.spillFolder = b.spillFolder;
+    this.spillOver = b.spillOver;
   }
 
   /**
@@ -226,6 +231,10 @@ public final class WorkerLoop {
       return;
     }
     Object[] values = outcome.results();
+    if (spillFolder != null) {
+      sendSpillable(job, values);
+      return;
+    }
     // never more than the limit in memory: past it the rest is only counted, for the message
     long limit = maxResultBytes > 0 ? Math.min(maxResultBytes, MAX_RESULT_BYTES) : MAX_RESULT_BYTES;
     CappedBytes serialized = new CappedBytes(limit);
@@ -236,19 +245,74 @@ public final class WorkerLoop {
       return;
     }
     if (serialized.overflowed()) {
-      String allowed = limit == maxResultBytes ? " bytes allowed" + tooLargeAdvice
-          : " bytes one frame of the connection carries. Return smaller results (write large ones to storage and"
-              + " return their path), or split the work into more tasks";
-      sendFailed(job, FailureKind.RESULT_TOO_LARGE, -1, "the results of one batch are " + serialized.total()
-          + " bytes serialized, more than the " + limit + allowed, null, "", null);
+      tooLarge(job, serialized.total(), limit);
       return;
     }
-    byte[] bytes = serialized.toByteArray();
+    sendOutcome(job, serialized.toByteArray());
+  }
+
+  private void tooLarge(long job, long total, long limit) throws IOException {
+    String allowed = limit == maxResultBytes ? " bytes allowed" + tooLargeAdvice
+        : " bytes one frame of the connection carries. Return smaller results (write large ones to storage and"
+            + " return their path), or split the work into more tasks";
+    sendFailed(job, FailureKind.RESULT_TOO_LARGE, -1, "the results of one batch are " + total
+        + " bytes serialized, more than the " + limit + allowed, null, "", null);
+  }
+
+  private void sendOutcome(long job, byte[] bytes) throws IOException {
     synchronized (out) {
       progress.end();
       Frames.writeHeader(out, 8 + Frames.sizeOfBytes(bytes.length), Frames.OUTCOME);
       out.writeLong(job);
       Frames.writeBytes(out, bytes);
+      out.flush();
+    }
+  }
+
+  /**
+   * Results serialized in memory up to the spill size, then into a file of the spill folder, which
+   * the parent reads and deletes (a SPILLED frame names it): no 2 GiB frame limit, and the parent
+   * reads them from the file instead of holding a copy of their bytes.
+   */
+  private void sendSpillable(long job, Object[] values) throws IOException {
+    long limit = maxResultBytes > 0 ? maxResultBytes : Long.MAX_VALUE;
+    SpillingBytes serialized = new SpillingBytes(spillFolder, "r-" + ProcessHandle.current().pid() + "-" + job,
+        Math.min(spillOver, MAX_RESULT_BYTES), limit);
+    try {
+      try (WireOutput w = new WireOutput(serialized, format, null, null, results)) {
+        w.writeObject(new CompactValues(values));
+      } catch (SpillingBytes.SpillFailed e) {
+        serialized.discard();
+        sendFailed(job, FailureKind.RESULT_UNWRITABLE, -1, "the results of one batch are more than "
+            + spillOver + " bytes serialized, and writing them to " + spillFolder + " for the parent failed: "
+            + e.getCause() + ". Free space there (or set joblib4j.tempFolder elsewhere), or return smaller results",
+            null, "", null);
+        return;
+      } catch (Exception | StackOverflowError e) {
+        serialized.discard();
+        resultUnwritable(job, values, e);
+        return;
+      }
+      if (serialized.total() > limit) {
+        serialized.discard();
+        tooLarge(job, serialized.total(), limit);
+        return;
+      }
+      if (!serialized.spilled()) {
+        sendOutcome(job, serialized.toByteArray());
+        return;
+      }
+    } catch (IOException | RuntimeException | Error e) {
+      serialized.discard();
+      throw e;
+    }
+    byte[] name = Frames.utf8(serialized.file().getFileName().toString());
+    synchronized (out) {
+      progress.end();
+      Frames.writeHeader(out, 8 + Frames.sizeOfBytes(name.length) + 8, Frames.SPILLED);
+      out.writeLong(job);
+      Frames.writeBytes(out, name);
+      out.writeLong(serialized.total());
       out.flush();
     }
   }
@@ -361,6 +425,8 @@ public final class WorkerLoop {
     private String tooLargeAdvice = "";
     private IntConsumer onBatchDone = n -> {};
     private BooleanSupplier stopAfterBatch = () -> false;
+    private Path spillFolder;
+    private long spillOver;
 
     private Builder(String name) {
       this.name = name;
@@ -446,6 +512,26 @@ public final class WorkerLoop {
      */
     public Builder stopAfterBatchIf(BooleanSupplier condition) {
       this.stopAfterBatch = Objects.requireNonNull(condition, "condition");
+      return this;
+    }
+
+    /**
+     * Results whose serialized form exceeds {@code overBytes} are written to a file in {@code
+     * folder} that the parent reads and deletes, instead of travelling in the connection: for a
+     * parent on the same machine (the processes backend), whose {@link WorkerLink} reads {@code
+     * folder} ({@link WorkerLink#acceptSpilledResults}). Results then have no 2 GiB limit. Off by
+     * default: a remote parent cannot read the worker's files.
+     *
+     * @param folder where the files go, a folder only this user may enter
+     * @param overBytes results above this many bytes serialized are spilled
+     * @return this builder
+     */
+    public Builder spillResults(Path folder, long overBytes) {
+      this.spillFolder = Objects.requireNonNull(folder, "folder");
+      if (overBytes < 0) {
+        throw new IllegalArgumentException("overBytes must be at least 0, not " + overBytes);
+      }
+      this.spillOver = overBytes;
       return this;
     }
 

@@ -49,17 +49,17 @@ class LaunchOptionsTest {
   @Test
   void putsTheBudgetAndDepthFirstSoThatUserOptionsWin(@TempDir Path dir) throws Exception {
     LaunchSpec spec = new LaunchSpec("java", List.of("a.jar", "b"), List.of("-XX:+ExitOnOutOfMemoryError", "-Dx=1"), Map.of());
-    List<String> cmd = spec.command(3, "127.0.0.1", 4711, () -> dir, List.of("-Xlog:cds=off"));
+    List<String> cmd = spec.command(3, List.of("tcp", "127.0.0.1", "4711"), () -> dir, List.of("-Xlog:cds=off"));
     assertThat(cmd).containsExactly("java", "-D" + LaunchSpec.FJP_PARALLELISM + "=3",
         "-D" + LaunchSpec.DEPTH_PROPERTY + "=1", "-Xlog:cds=off", "-XX:+ExitOnOutOfMemoryError", "-Dx=1", "-cp",
-        "a.jar" + java.io.File.pathSeparator + "b", WorkerMain.class.getName(), "127.0.0.1", "4711");
+        "a.jar" + java.io.File.pathSeparator + "b", WorkerMain.class.getName(), "tcp", "127.0.0.1", "4711");
   }
 
   @Test
   void longCommandLinesGoThroughAQuotedArgumentFile(@TempDir Path dir) throws Exception {
     List<String> classpath = Collections.nCopies(2000, "/some where/with \"quotes\"/lib.jar");
     LaunchSpec spec = new LaunchSpec("java", classpath, List.of(), Map.of());
-    List<String> cmd = spec.command(1, "127.0.0.1", 7, () -> dir, List.of());
+    List<String> cmd = spec.command(1, List.of("unix", "/run/w.sock"), () -> dir, List.of());
     assertThat(cmd).hasSize(2);
     assertThat(cmd.get(1)).startsWith("@");
     String file = Files.readString(Path.of(cmd.get(1).substring(1)));

@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 
 /**
  * A parent JVM for {@link ParentDeathIT}: starts two busy workers that share a large array (so a
- * temporary folder exists), prints their pids and the folder, and waits to be killed.
+ * temporary folder of the pool's kept arrays exists), prints their pids and the folder, and waits to be killed.
  */
 public final class OrphanParentMain {
   private OrphanParentMain() {}
@@ -27,7 +27,9 @@ public final class OrphanParentMain {
          }, big)))) {
       Path base = TempFolders.baseFor(null);
       try (Stream<Path> s = Files.list(base)) {
-        s.filter(f -> f.getFileName().toString().startsWith(TempFolders.ownPrefix() + "call-"))
+        // a primitive array goes to the pool's kept files (PoolArrays), an NDArray to the call's folder
+        s.filter(f -> f.getFileName().toString().startsWith(TempFolders.ownPrefix() + "call-")
+                || f.getFileName().toString().startsWith(TempFolders.ownPrefix() + "pool-"))
             .forEach(f -> System.out.println("FOLDER " + f));
       }
       System.out.flush();

@@ -32,35 +32,42 @@ class SharedArraysIT {
   private final String prefix = TempFolders.ownPrefix() + "call-";
 
   @Test
-  void arraysOverMaxNbytesReachWorkersThroughAFileWrittenOncePerCall() {
+  void arraysOverMaxNbytesReachWorkersThroughAFileWrittenOnceForThePool() {
     double[] big = new double[300_000]; // 2.4 MB > the 1 MiB default
     Arrays.setAll(big, i -> i);
     String base = TempFolders.baseFor(null).toString();
-    String prefix = this.prefix;
-    try (Parallel p = Workers.processes(2)) {
+    String poolPrefix = TempFolders.ownPrefix() + "pool-";
+    long before = fileCount(callFolders(Path.of(base), poolPrefix));
+    try (ProcessesBackend b = Workers.backend(Map.of("reuse", false));
+         Parallel p = Parallel.builder().backend(b).nJobs(2).build()) {
       List<String> r = p.run(IntStream.range(0, 8).mapToObj(i -> delayed(a -> {
         Thread.sleep(20);
-        List<Path> folders = callFolders(Path.of(base), prefix);
-        long files = 0;
-        for (Path f : folders) {
-          try (Stream<Path> s = Files.list(f)) {
-            files += s.count();
-          }
-        }
-        return Workers.pid() + " " + System.identityHashCode(a) + " " + Arrays.stream(a).sum() + " " + folders.size()
-            + " " + files;
+        return Workers.pid() + " " + System.identityHashCode(a) + " " + Arrays.stream(a).sum() + " "
+            + fileCount(callFolders(Path.of(base), poolPrefix));
       }, big)));
       Map<String, Set<String>> copiesByWorker = new HashMap<>();
       for (String line : r) {
         String[] f = line.split(" ");
         assertThat(Double.parseDouble(f[2])).isEqualTo(299_999.0 * 300_000 / 2);
-        assertThat(f[3]).as("one folder for the call").isEqualTo("1");
-        assertThat(f[4]).as("one file for the array, however many tasks").isEqualTo("1");
+        assertThat(Long.parseLong(f[3]) - before).as("one file for the array, however many tasks").isEqualTo(1);
         copiesByWorker.computeIfAbsent(f[0], k -> new HashSet<>()).add(f[1]);
       }
       assertThat(copiesByWorker.values()).as("one copy per worker, shared by its tasks").allMatch(s -> s.size() == 1);
+      assertThat(callFolders(Path.of(base), prefix)).as("no folder of the call's own").isEmpty();
     }
-    assertThat(callFolders(Path.of(base), prefix)).as("removed when the call ends").isEmpty();
+    assertThat(fileCount(callFolders(Path.of(base), poolPrefix))).as("removed when the pool ends").isEqualTo(before);
+  }
+
+  static long fileCount(List<Path> folders) {
+    long files = 0;
+    for (Path f : folders) {
+      try (Stream<Path> s = Files.list(f)) {
+        files += s.count();
+      } catch (java.io.IOException e) {
+        // removed meanwhile
+      }
+    }
+    return files;
   }
 
   @Test
@@ -134,7 +141,9 @@ class SharedArraysIT {
   void theFolderIsRemovedAfterAFailedCallAndAfterATimeout() {
     String base = TempFolders.baseFor(null).toString();
     String prefix = this.prefix;
-    try (Parallel p = Parallel.builder().backend("processes").nJobs(1).timeout(Duration.ofMillis(800)).build()) {
+    // a temp folder of its own, so that arrays go to a folder of the call's, not the pool's kept files
+    try (Parallel p = Parallel.builder().backend("processes").nJobs(1).tempFolder(Path.of(base))
+        .timeout(Duration.ofMillis(800)).build()) {
       assertThatThrownBy(() -> p.run(List.of(delayed(a -> {
         throw new IllegalStateException("failed with " + callFolders(Path.of(base), prefix).size() + " folder");
       }, new double[300_000])))).hasMessage("failed with 1 folder");

@@ -28,31 +28,70 @@ class WorkerCdsIT {
 
   @Test
   @Timeout(180)
-  void aWorkerRecordsTheArchiveOnANormalExitAndLaterWorkersStartFromIt() throws Exception {
+  void aShortProgramsOnlyCallLeavesTheArchiveAndLaterWorkersStartFromIt() throws Exception {
     List<String> cp = jarClasspath();
-    assertThat(run(cp, "close")).contains("-XX:ArchiveClassesAtExit=").doesNotContain("[cds");
-    assertThat(archives()).hasSize(1);
-    String second = run(cp, "close");
+    Path cache = Files.createDirectories(dir.resolve("tmp").resolve("joblib4j-cds-"
+        + System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9_.-]", "_")));
+    Path stale = Files.writeString(cache.resolve("w-0123456789ab-1-1.tmp"), "half a recording");
+    Files.setLastModifiedTime(stale, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
+    // one call, then the JVM exits at once: the worker records once warm, not at its own exit
+    assertThat(run(cp, "exit")).contains("-XX:+RecordDynamicDumpInfo").doesNotContain("[cds");
+    awaitArchive();
+    assertThat(stale).as("an old recording is swept").doesNotExist();
+    String second = run(cp, "exit");
     assertThat(second).contains("-XX:SharedArchiveFile=" + archives().get(0)).doesNotContain("[cds");
+    long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!leftovers().isEmpty() && System.nanoTime() < until) {
+      Thread.sleep(50); // the lock goes just after the archive
+    }
     assertThat(leftovers()).as("no lock or recording left").isEmpty();
   }
 
   @Test
   @Timeout(180)
-  void aRecordingLeftWhenTheParentExitedIsAdoptedByTheNextJvm() throws Exception {
+  void aFolderClassPathReachesWorkersAsAJarAndGetsTheArchiveToo() throws Exception {
     List<String> cp = jarClasspath();
-    assertThat(run(cp, "exit")).contains("-XX:ArchiveClassesAtExit=");
-    // the parent was gone before the worker finished writing: nobody published the recording
-    awaitRecorderGone();
-    assertThat(archives()).isEmpty();
-    assertThat(cacheFiles("glob:**.tmp")).as("the recording it left").hasSize(1);
-    assertThat(run(cp, "exit")).doesNotContain("SharedArchiveFile"); // this JVM adopts it meanwhile
+    Path classes = Files.createDirectories(dir.resolve("classes"));
+    Path testJar = Path.of(cp.remove(0)); // the jar of the test class: here a folder instead
+    try (JarFile jf = new JarFile(testJar.toFile())) {
+      for (var e : java.util.Collections.list(jf.entries())) {
+        Path f = classes.resolve(e.getName());
+        Files.createDirectories(f.getParent());
+        try (var in = jf.getInputStream(e)) {
+          Files.copy(in, f);
+        }
+      }
+    }
+    cp.add(0, classes.toString());
+    assertThat(run(cp, "exit")).contains("-XX:+RecordDynamicDumpInfo");
+    awaitArchive();
+    assertThat(run(cp, "exit")).contains("-XX:SharedArchiveFile=");
+  }
+
+  @Test
+  void aFoldersJarIsNamedForItsContent(@TempDir Path cache) throws IOException {
+    Path classes = Files.createDirectories(dir.resolve("classes/a"));
+    Files.writeString(classes.resolve("X.class"), "x");
+    List<String> first = FolderJars.jarred(List.of(dir.resolve("classes").toString()), cache);
+    assertThat(first.get(0)).endsWith(".jar");
+    try (JarFile jf = new JarFile(first.get(0))) {
+      assertThat(jf.getEntry("a/X.class")).isNotNull();
+    }
+    assertThat(FolderJars.jarred(List.of(dir.resolve("classes").toString()), cache)).isEqualTo(first);
+    assertThat(FolderJars.contentJar(dir.resolve("classes"), cache)).contains(Path.of(first.get(0)));
+    Files.writeString(classes.resolve("X.class"), "changed");
+    Files.setLastModifiedTime(classes.resolve("X.class"), java.nio.file.attribute.FileTime.fromMillis(1_000));
+    assertThat(FolderJars.contentJar(dir.resolve("classes"), cache).orElseThrow()).as("a new jar for new content")
+        .isNotEqualTo(Path.of(first.get(0)));
+    assertThat(WorkerCds.key(spec(first))).as("jars can be archived").isPresent();
+  }
+
+  private void awaitArchive() throws InterruptedException, IOException {
     long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (archives().isEmpty() && System.nanoTime() < until) {
-      Thread.sleep(100);
+      Thread.sleep(100); // the recording worker publishes it as it exits, after its parent is gone
     }
-    assertThat(archives()).as("adopted after a trial start with -Xshare:on").hasSize(1);
-    assertThat(run(cp, "close")).contains("-XX:SharedArchiveFile=");
+    assertThat(archives()).as("published by the recording worker itself").hasSize(1);
   }
 
   @Test
@@ -109,14 +148,6 @@ class WorkerCdsIT {
     try (Stream<Path> s = Files.walk(tmp, 2)) {
       return s.filter(f -> f.getParent().getFileName().toString().startsWith("joblib4j-cds-")).filter(matcher::matches).toList();
     }
-  }
-
-  /** Waits for the worker named in the recording's lock to exit. */
-  private void awaitRecorderGone() throws Exception {
-    List<Path> locks = cacheFiles("glob:**.lock");
-    assertThat(locks).hasSize(1);
-    long pid = Long.parseLong(Files.readString(locks.get(0)).split("\n")[0].trim());
-    assertThat(Workers.awaitExit(pid, Duration.ofSeconds(60))).as("the recording worker %d exits", pid).isTrue();
   }
 
   /** This JVM's class path as jars only: the manifest jar's entries minus folders, plus a jar of the test class. */

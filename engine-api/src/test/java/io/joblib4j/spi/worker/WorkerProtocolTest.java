@@ -120,6 +120,12 @@ class WorkerProtocolTest {
     }
 
     @Override
+    public void spilledOutcome(long job, java.nio.file.Path file, long bytes) {
+      events.add("spilled " + bytes);
+      codec.completed(file, bytes, batch, "worker", this);
+    }
+
+    @Override
     public void failed(long job, FailureReport report) {
       codec.failed(report, batch, "worker", this);
     }
@@ -172,6 +178,43 @@ class WorkerProtocolTest {
     }, "test-reader");
     t.setDaemon(true);
     t.start();
+  }
+
+  @Test
+  void resultsOverTheSpillSizeComeThroughAFileThatTheParentDeletes(@org.junit.jupiter.api.io.TempDir
+      java.nio.file.Path spill) throws Exception {
+    BatchCodec codec = BatchCodec.builder().wireFormat(WireFormat.SAME_CLASS_FILES).build();
+    Batch batch = new TestBatch(new ArrayList<>(List.of(delayed(n -> new byte[n], 100_000), delayed(() -> "small"))));
+    try (WorkerLink link = startWorker(WorkerLoop.builder("test worker").wireFormat(WireFormat.SAME_CLASS_FILES)
+        .spillResults(spill, 50_000))) {
+      link.acceptSpilledResults(spill);
+      Heard heard = new Heard(codec, batch);
+      readInBackground(link, heard);
+      link.sendBatch(1, null, codec.encodeBatch(batch));
+      assertThat(heard.next()).isEqualTo("started 1");
+      assertThat((String) heard.next()).startsWith("spilled ");
+      BatchOutcome outcome = (BatchOutcome) heard.next();
+      assertThat((byte[]) outcome.results()[0]).hasSize(100_000);
+      assertThat(outcome.results()[1]).isEqualTo("small");
+      try (var files = java.nio.file.Files.list(spill)) {
+        assertThat(files).as("read and deleted").isEmpty();
+      }
+      link.sendExit();
+    }
+  }
+
+  @Test
+  void aSpilledResultIsAProtocolErrorWhereTheParentDidNotAskForIt(@org.junit.jupiter.api.io.TempDir
+      java.nio.file.Path spill) throws Exception {
+    BatchCodec codec = BatchCodec.builder().wireFormat(WireFormat.SAME_CLASS_FILES).build();
+    Batch batch = new TestBatch(new ArrayList<>(List.of(delayed(n -> new byte[n], 100_000))));
+    try (WorkerLink link = startWorker(WorkerLoop.builder("test worker").wireFormat(WireFormat.SAME_CLASS_FILES)
+        .spillResults(spill, 0))) {
+      link.sendBatch(1, null, codec.encodeBatch(batch));
+      Heard heard = new Heard(codec, batch);
+      assertThatThrownBy(() -> link.readFrames(heard)).isInstanceOf(java.io.StreamCorruptedException.class)
+          .hasMessageContaining("does not take");
+    }
   }
 
   static final AtomicInteger INITIALIZED = new AtomicInteger();

@@ -127,7 +127,7 @@ class DriverChannelSecurityTest {
     byte[] name = "mallory".getBytes(StandardCharsets.UTF_8);
     out.writeInt(1 + 4 + 4 + token.length + 4 + scope.length + 4 + name.length + 16);
     out.writeByte(10); // HELLO
-    out.writeInt(2); // protocol version
+    out.writeInt(io.joblib4j.spi.worker.Hello.VERSION); // protocol version
     out.writeInt(token.length);
     out.write(token);
     out.writeInt(scope.length);
@@ -173,7 +173,9 @@ class DriverChannelSecurityTest {
         raw = crypto.workerOutput(raw);
         in = crypto.workerInput(in);
       }
-      DataOutputStream out = new DataOutputStream(raw);
+      // buffered: the HELLO and the OUTCOME leave in one write, so all of it reaches the driver before
+      // a refusal closes the connection (unbuffered, a write after the refusal failed: Broken pipe)
+      DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(raw, 1 << 16));
       hello(out, token, callId);
       outcome(out, 0, tripwire());
       out.flush();
@@ -257,7 +259,7 @@ class DriverChannelSecurityTest {
         DataOutputStream out = new DataOutputStream(s.getOutputStream());
         out.writeInt(64); // a HELLO of 64 bytes...
         out.writeByte(10);
-        out.writeInt(2);
+        out.writeInt(io.joblib4j.spi.worker.Hello.VERSION);
         out.writeInt(1 << 30); // ... whose token says it is 1 GiB
         out.write(new byte[64 - 9]);
         out.flush();

@@ -1,0 +1,87 @@
+package io.joblib4j.internal.processes;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * The worker's side of {@link WorkerCds}: the recording worker dumps its class-data-sharing
+ * archive once warm. A class of its own, light to load (no logging), as everything a worker loads
+ * before its first result.
+ */
+final class CdsRecorder {
+  /** The recording worker's environment: where to dump, where to publish, which lock to drop. */
+  static final String RECORDING_VARIABLE = "JOBLIB4J_CDS_RECORDING";
+  static final String ARCHIVE_VARIABLE = "JOBLIB4J_CDS_ARCHIVE";
+  static final String LOCK_VARIABLE = "JOBLIB4J_CDS_LOCK";
+
+  /** Released early when the worker is about to exit, so that the dump happens before it does. */
+  private static final java.util.concurrent.CountDownLatch GO = new java.util.concurrent.CountDownLatch(1);
+  private static volatile Thread dumper;
+
+  private CdsRecorder() {}
+
+  /**
+   * Called before a worker exits normally (the parent said EXIT, e.g. because the parent is
+   * exiting): a pending dump is done now, and waited for, so that a short program's only call
+   * still leaves an archive.
+   */
+  static void finishBeforeExit() {
+    Thread t = dumper;
+    if (t != null) {
+      GO.countDown();
+      try {
+        t.join(30_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /**
+   * In a worker, after its first batch: if it is the recorder (its environment says where), dumps
+   * the classes it has loaded into the recording and renames that into the archive, atomically, so
+   * that no JVM ever starts with half an archive; then drops the lock. In a thread of its own:
+   * the dump stops this JVM for a fraction of a second, after its first result is on its way.
+   */
+  static void dumpIfRecorder() {
+    String recording = System.getenv(RECORDING_VARIABLE);
+    String archive = System.getenv(ARCHIVE_VARIABLE);
+    String lock = System.getenv(LOCK_VARIABLE);
+    if (recording == null || archive == null || lock == null) {
+      return;
+    }
+    Thread t = new Thread(() -> {
+      try {
+        // called as the batch's tasks end, before its results are sent: lets them go first (the
+        // archive is the same a moment later); not an ordering anything relies on
+        GO.await(150, java.util.concurrent.TimeUnit.MILLISECONDS);
+        javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        server.invoke(new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "vmCds",
+            new Object[] {new String[] {"dynamic_dump", recording}}, new String[] {String[].class.getName()});
+        if (Files.isRegularFile(Path.of(recording)) && Files.size(Path.of(recording)) > 0) {
+          Files.move(Path.of(recording), Path.of(archive), StandardCopyOption.ATOMIC_MOVE);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } catch (Exception | LinkageError e) {
+        // no archive this time: workers start without one, and the next JVM records again
+      } finally {
+        delete(recording);
+        delete(lock);
+      }
+    }, "joblib4j-cds-dump");
+    t.setDaemon(true);
+    dumper = t;
+    t.start();
+  }
+
+  private static void delete(String file) {
+    try {
+      Files.deleteIfExists(Path.of(file));
+    } catch (IOException e) {
+      // swept later (WorkerCds)
+    }
+  }
+}
