@@ -38,10 +38,17 @@ public final class Eviction {
       for (Item i : doomed) {
         store.delete(i.path());
       }
+      LimitKeeper.forget(settings.location());
       return doomed.size();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot reduce the cache at " + store.location(), e);
     }
+  }
+
+  /** {@code Memory.prune}. */
+  public static io.joblib4j.PruneReport prune(CacheSettings settings, io.joblib4j.CacheLimits limits, boolean dryRun)
+      throws IOException {
+    return Pruning.prune(settings, limits, dryRun);
   }
 
   static List<Item> items(Store store) throws IOException {
