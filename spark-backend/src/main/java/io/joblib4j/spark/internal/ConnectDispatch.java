@@ -61,7 +61,8 @@ public final class ConnectDispatch {
 
   private static boolean classicSparkPresent() {
     try {
-      Class.forName("org.apache.spark.SparkContext", false, ConnectDispatch.class.getClassLoader());
+      // not SparkContext: the Connect client's shims carry an empty class of that name
+      Class.forName("org.apache.spark.SparkEnv", false, ConnectDispatch.class.getClassLoader());
       return true;
     } catch (ClassNotFoundException | LinkageError absent) {
       return false;

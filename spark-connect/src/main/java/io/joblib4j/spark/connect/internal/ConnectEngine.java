@@ -121,7 +121,9 @@ public final class ConnectEngine implements AutoCloseable {
     }
     int s = slots;
     if (s == 0) {
-      Row max = session.range(0, 1 << 16).select(functions.max(functions.spark_partition_id())).first();
+      // the partition id is not deterministic, so it is projected before it is aggregated
+      Row max = session.range(0, 1 << 16).select(functions.spark_partition_id().as("p"))
+          .agg(functions.max("p")).first();
       s = Math.max(1, (max.isNullAt(0) ? 0 : max.getInt(0)) + 1);
       slots = s;
     }
