@@ -24,8 +24,8 @@ import org.apiguardian.api.API;
  * }
  * }</pre>
  *
- * <p>Options (backend options, or {@code spark.joblib4j.connect.*} settings of the session): {@code
- * jars} (the application's jars or class folders' jars, comma-separated, added once per session),
+ * <p>Backend options ({@code ParallelConfig.backend("spark").option(...)} or the constructor's map):
+ * {@code jars} (the application's jars or class folders' jars, comma-separated, added once per session),
  * {@code slots} (what {@code nJobs(-1)} means when the client should not ask the server), {@code
  * maxResultSize} (bytes one batch's results may take; 128 MiB less room for the frames). See the
  * README's "Spark Connect: what differs".
