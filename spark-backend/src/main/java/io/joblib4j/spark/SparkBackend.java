@@ -1,5 +1,6 @@
 package io.joblib4j.spark;
 
+import io.joblib4j.spark.internal.ConnectDispatch;
 import io.joblib4j.spark.internal.SparkEngine;
 import io.joblib4j.spark.internal.SparkSessions;
 import io.joblib4j.spi.Backend;
@@ -31,8 +32,13 @@ import org.apiguardian.api.API;
  * adds executors. A task's exception comes back as itself, with the executor's stack trace, and
  * cancels the call's other tasks within about a second; Spark retries only infrastructure
  * failures, such as a lost executor. Arguments larger than {@code maxNbytes} (1 MiB) are shipped
- * once per call as a broadcast. The {@code initializer} runs once per executor JVM. Spark Connect
- * sessions are refused: they have no SparkContext to run tasks on.
+ * once per call as a broadcast. The {@code initializer} runs once per executor JVM.
+ *
+ * <p>On a Spark Connect session (Databricks shared or serverless compute, {@code
+ * spark.api.mode=connect}, an {@code sc://} server) there is no SparkContext: with {@code
+ * joblib4j-spark-connect} on the class path, the backend runs the batches through the Dataset API
+ * Connect offers instead (see that module and the README's "Spark Connect: what differs"); the
+ * session is recognized by its class name, so this class never loads the Connect client.
  *
  * <p>Executors connect back to the driver for their batches, at {@code spark.driver.host} on a
  * free port unless {@code spark.joblib4j.driver.host} / {@code spark.joblib4j.driver.port} say
@@ -41,15 +47,47 @@ import org.apiguardian.api.API;
  */
 @API(status = API.Status.STABLE, since = "0.1")
 public final class SparkBackend implements Backend {
+  /** The classic path, or null on Spark Connect. */
   private final SparkEngine engine;
+  /** The Connect path (joblib4j-spark-connect's backend), or null on the classic path. */
+  private final Backend connect;
 
   /**
-   * A backend on {@code session}'s SparkContext.
+   * A backend on {@code session}'s SparkContext, or, for a Spark Connect session, on the Connect
+   * path of {@code joblib4j-spark-connect}.
    *
    * @param session a running session
+   * @throws UnsupportedOperationException for a Spark Connect session when joblib4j-spark-connect
+   *     is not on the class path, saying what to add
    */
   public SparkBackend(SparkSession session) {
-    this(SparkSessions.contextOf(Objects.requireNonNull(session, "session")), Map.of());
+    this(Objects.requireNonNull(session, "session"), Map.of());
+  }
+
+  /**
+   * A backend on {@code session} with options (those of the classic path, see {@link
+   * #SparkBackend(SparkContext, Map)}; on Spark Connect those of {@code SparkConnectBackend}).
+   *
+   * @param session a running session
+   * @param options backend options, by name
+   * @throws UnsupportedOperationException for a Spark Connect session when joblib4j-spark-connect
+   *     is not on the class path, saying what to add
+   */
+  public SparkBackend(SparkSession session, Map<String, Object> options) {
+    Objects.requireNonNull(session, "session");
+    if (ConnectDispatch.isConnect(session)) {
+      this.engine = null;
+      this.connect = ConnectDispatch.backendOn(session, options);
+    } else {
+      this.engine = new SparkEngine(SparkSessions.contextOf(session), Map.copyOf(options));
+      this.connect = null;
+    }
+  }
+
+  /** The Connect path, built by {@link ConnectDispatch}. */
+  private SparkBackend(Backend connect) {
+    this.engine = null;
+    this.connect = connect;
   }
 
   /**
@@ -80,14 +118,20 @@ public final class SparkBackend implements Backend {
    */
   public SparkBackend(SparkContext context, Map<String, Object> options) {
     this.engine = new SparkEngine(Objects.requireNonNull(context, "context"), Map.copyOf(options));
+    this.connect = null;
   }
 
   /**
-   * A backend on the active SparkSession, or the running SparkContext.
+   * A backend on the active SparkSession, or the running SparkContext; on Spark Connect (the active
+   * session is one, or {@code SPARK_REMOTE}, {@code spark.remote} or {@code spark.api.mode=connect}
+   * say so, or this JVM has the Connect client and no Spark) on the Connect path.
    *
    * @return the backend
    */
   public static SparkBackend active() {
+    if (ConnectDispatch.connectInUse()) {
+      return new SparkBackend(ConnectDispatch.backendOn(ConnectDispatch.activeSession(), Map.of()));
+    }
     return new SparkBackend(SparkEngine.currentContext(), Map.of());
   }
 
@@ -95,8 +139,12 @@ public final class SparkBackend implements Backend {
    * The SparkContext this backend runs on.
    *
    * @return the context
+   * @throws UnsupportedOperationException on Spark Connect, which has none
    */
   public SparkContext sparkContext() {
+    if (engine == null) {
+      throw ConnectDispatch.needsSparkContext("SparkBackend.sparkContext()");
+    }
     return engine.sparkContext();
   }
 
@@ -107,31 +155,36 @@ public final class SparkBackend implements Backend {
 
   @Override
   public BackendTraits traits() {
-    return engine.traits();
+    return connect != null ? connect.traits() : engine.traits();
   }
 
   @Override
   public int capacity() {
-    return engine.capacity();
+    return connect != null ? connect.capacity() : engine.capacity();
   }
 
   @Override
   public int effectiveNJobs(int nJobs) {
-    return engine.effectiveNJobs(nJobs);
+    return connect != null ? connect.effectiveNJobs(nJobs) : engine.effectiveNJobs(nJobs);
   }
 
   @Override
   public BackendCall startCall(CallSpec spec) {
-    return engine.startCall(spec);
+    return connect != null ? connect.startCall(spec) : engine.startCall(spec);
   }
 
   @Override
   public void close() {
-    engine.close();
+    if (connect != null) {
+      connect.close();
+    } else {
+      engine.close();
+    }
   }
 
   @Override
   public String toString() {
-    return "SparkBackend(" + engine.sparkContext().master() + ")";
+    return connect != null ? "SparkBackend(Spark Connect: " + connect + ")"
+        : "SparkBackend(" + engine.sparkContext().master() + ")";
   }
 }

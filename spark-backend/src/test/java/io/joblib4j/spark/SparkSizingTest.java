@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** nJobs against Spark's task slots, options, and the Spark Connect refusal. */
+/** nJobs against Spark's task slots, options, and Spark Connect without its module. */
 class SparkSizingTest extends OnLocalSpark {
 
   @Test
@@ -58,7 +58,7 @@ class SparkSizingTest extends OnLocalSpark {
   }
 
   @Test
-  void sparkConnectIsRefusedWithAClearMessage() {
+  void sparkConnectWithoutTheConnectModuleIsRefusedSayingWhatToAdd() {
     LocalSpark.session();
     System.setProperty("spark.remote", "sc://localhost:15002");
     try {
@@ -66,7 +66,8 @@ class SparkSizingTest extends OnLocalSpark {
           .isInstanceOf(UnsupportedOperationException.class)
           .hasMessageContaining("Spark Connect")
           .hasMessageContaining("spark.remote=sc://localhost:15002")
-          .hasMessageContaining("spark-submit");
+          .hasMessageContaining("joblib4j-spark-connect_2.13")
+          .hasMessageContaining("spark.api.mode=classic");
     } finally {
       System.clearProperty("spark.remote");
     }

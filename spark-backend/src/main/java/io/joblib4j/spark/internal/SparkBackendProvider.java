@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * Registers {@code backend("spark")} through {@code META-INF/services}: the backend runs on the
- * active SparkSession's context (or the running SparkContext), created when the call needs it.
+ * active SparkSession's context (or the running SparkContext), created when the call needs it; on
+ * Spark Connect, on the Connect path ({@link ConnectDispatch}).
  */
 public final class SparkBackendProvider implements BackendProvider {
   @Override
@@ -17,6 +18,9 @@ public final class SparkBackendProvider implements BackendProvider {
 
   @Override
   public Backend create(Map<String, Object> options) {
+    if (ConnectDispatch.connectInUse()) { // the Connect path, in joblib4j-spark-connect
+      return ConnectDispatch.backendOn(ConnectDispatch.activeSession(), options);
+    }
     return new SparkBackend(SparkEngine.currentContext(), options);
   }
 

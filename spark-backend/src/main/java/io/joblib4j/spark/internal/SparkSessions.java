@@ -6,8 +6,9 @@ import scala.Option;
 
 /**
  * Finds the SparkContext a {@code backend("spark")} call runs on — the active or default
- * SparkSession's, or the running SparkContext (spark-submit, spark-shell, a notebook) — and
- * refuses Spark Connect, which offers no SparkContext and no RDDs.
+ * SparkSession's, or the running SparkContext (spark-submit, spark-shell, a notebook). Spark
+ * Connect, which offers no SparkContext and no RDDs, goes another way ({@link ConnectDispatch})
+ * before anything here runs.
  */
 public final class SparkSessions {
   static final String CONNECT_REFUSAL = "joblib4j's spark backend runs tasks as RDD partitions on"
@@ -27,7 +28,6 @@ public final class SparkSessions {
   /** The SparkContext of the session or context in use, creating one only if spark-submit configured it. */
   static SparkContext current() {
     SparkVersion.requireSupported();
-    refuseConnectConfiguration();
     SparkContext sc = fromActiveSession();
     if (sc != null) {
       return sc;
@@ -62,8 +62,11 @@ public final class SparkSessions {
     }
   }
 
-  /** Spark Connect is chosen by SPARK_REMOTE, spark.remote or spark.api.mode=connect. */
-  static void refuseConnectConfiguration() {
+  /**
+   * What chose Spark Connect ({@code SPARK_REMOTE}, {@code spark.remote} or {@code
+   * spark.api.mode=connect}), or null.
+   */
+  static String connectConfiguration() {
     String remote = System.getenv("SPARK_REMOTE");
     String where = remote != null && !remote.isBlank() ? "SPARK_REMOTE=" + remote : null;
     if (where == null && System.getProperty("spark.remote") != null) {
@@ -72,9 +75,6 @@ public final class SparkSessions {
     if (where == null && "connect".equalsIgnoreCase(System.getProperty("spark.api.mode", "").trim())) {
       where = "spark.api.mode=connect";
     }
-    if (where != null) {
-      throw new UnsupportedOperationException(String.format(CONNECT_REFUSAL, "the configured session ("
-          + where + ")"));
-    }
+    return where;
   }
 }

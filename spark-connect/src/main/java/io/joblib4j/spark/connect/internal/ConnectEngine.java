@@ -1,0 +1,214 @@
+package io.joblib4j.spark.connect.internal;
+
+import io.joblib4j.spi.BackendCall;
+import io.joblib4j.spi.BackendTraits;
+import io.joblib4j.spi.CallSpec;
+import io.joblib4j.spi.support.ByteSizes;
+import io.joblib4j.spi.worker.ArgumentSharer;
+import io.joblib4j.spi.worker.BatchCodec;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
+import scala.Option;
+
+/**
+ * What {@code SparkConnectBackend} does, kept out of the public package: checks the session and
+ * the options, gives the server joblib4j's jars (and the application's) once, sizes {@code
+ * nJobs(-1)} to the server's parallelism, and starts each call as a {@link ConnectCall}.
+ */
+public final class ConnectEngine implements AutoCloseable {
+  /** Workers in other JVMs whose progress arrives with each batch's result. */
+  static final BackendTraits TRAITS = new BackendTraits(false, false, true, false, -1);
+  static final String CONNECT_SESSION = "org.apache.spark.sql.connect.SparkSession";
+  static final Set<String> OPTIONS = Set.of("jars", "slots", "maxResultSize");
+
+  private final org.apache.spark.sql.connect.SparkSession session;
+  private final List<Path> jars;
+  private final int slotsOption;
+  private final long maxResultBytes;
+  private final Set<BackendCall> calls = ConcurrentHashMap.newKeySet();
+  private final ExecutorService pool;
+  private volatile int slots;
+  private boolean closed;
+
+  /**
+   * An engine on {@code session}.
+   *
+   * @param session a Spark Connect session
+   * @param options {@code jars}, {@code slots}, {@code maxResultSize}
+   * @throws IllegalArgumentException for a classic session, an unknown option or a bad value
+   */
+  public ConnectEngine(SparkSession session, Map<String, Object> options) {
+    if (!(session instanceof org.apache.spark.sql.connect.SparkSession connect)) {
+      throw new IllegalArgumentException("SparkConnectBackend runs on a Spark Connect session; "
+          + session.getClass().getName() + " is a classic session: use new SparkBackend(session)");
+    }
+    for (String key : options.keySet()) {
+      if (!OPTIONS.contains(key)) {
+        throw new IllegalArgumentException("unknown option \"" + key + "\" of the spark backend on Spark Connect;"
+            + " known: " + String.join(", ", OPTIONS.stream().sorted().toList()));
+      }
+    }
+    this.session = connect;
+    this.jars = paths(options.get("jars"));
+    this.slotsOption = options.containsKey("slots") ? positive("slots", options.get("slots")) : 0;
+    this.maxResultBytes = options.containsKey("maxResultSize")
+        ? ByteSizes.parse(String.valueOf(options.get("maxResultSize"))) : 0;
+    AtomicInteger n = new AtomicInteger();
+    this.pool = Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "joblib4j-connect-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /**
+   * The active (or default) Spark Connect session of this thread.
+   *
+   * @return the session
+   * @throws IllegalStateException if there is none, saying how to make one
+   */
+  public static SparkSession activeSession() {
+    Option<org.apache.spark.sql.connect.SparkSession> s = org.apache.spark.sql.connect.SparkSession.getActiveSession();
+    if (s.isEmpty()) {
+      s = org.apache.spark.sql.connect.SparkSession.getDefaultSession();
+    }
+    if (s.isEmpty()) {
+      throw new IllegalStateException("backend(\"spark\") on Spark Connect needs a session, and this thread has"
+          + " no active or default one: create it before the call (SparkSession.builder().remote(\"sc://host:15002\")"
+          + ".getOrCreate()), pass it with backend(new SparkBackend(spark)), or run locally with backend(\"threads\")");
+    }
+    return s.get();
+  }
+
+  /**
+   * The session.
+   *
+   * @return the Connect session
+   */
+  public SparkSession session() {
+    return session;
+  }
+
+  /**
+   * The traits: other JVMs, progress per batch.
+   *
+   * @return the traits
+   */
+  public BackendTraits traits() {
+    return TRAITS;
+  }
+
+  /**
+   * What {@code nJobs(-1)} means: the {@code slots} option, else the server's default parallelism (the
+   * partitions of a range; the client cannot read the cluster's task slots), asked once.
+   *
+   * @return the number of workers, at least 1
+   */
+  public int capacity() {
+    if (slotsOption > 0) {
+      return slotsOption;
+    }
+    int s = slots;
+    if (s == 0) {
+      // the partition id is not deterministic, so it is projected before it is aggregated
+      Row max = session.range(0, 1 << 16).select(functions.spark_partition_id().as("p"))
+          .agg(functions.max("p")).first();
+      s = Math.max(1, (max.isNullAt(0) ? 0 : max.getInt(0)) + 1);
+      slots = s;
+    }
+    return s;
+  }
+
+  /**
+   * Starts a call.
+   *
+   * @param spec the call
+   * @return the running call
+   */
+  public BackendCall startCall(CallSpec spec) {
+    synchronized (this) {
+      if (closed) {
+        throw new IllegalStateException("this spark backend is closed; build a new one");
+      }
+    }
+    List<Path> ship = new ArrayList<>(ConnectArtifacts.joblib4jJars());
+    ship.addAll(jars);
+    ConnectArtifacts.addOnce(session, ship);
+    BatchCodec codec = BatchCodec.builder()
+        .wireFormat(ConnectTask.WIRE_FORMAT)
+        .classLoader(Thread.currentThread().getContextClassLoader())
+        .sharer(ArgumentSharer.none())
+        .destination("the Spark Connect server's executors")
+        .classPathHint("The server loads classes from the session's artifacts: add the application's jars with"
+            + " the backend option jars or session.addArtifact")
+        .build();
+    byte[] initializer = spec.initializer() == null ? null : codec.encodeInitializer(spec.initializer());
+    ConnectCall[] self = new ConnectCall[1];
+    ConnectCall call = new ConnectCall(session, spec, codec, initializer, new ConnectTask(spec.callId(), maxResultBytes),
+        pool, () -> calls.remove(self[0]));
+    self[0] = call;
+    calls.add(call);
+    return call;
+  }
+
+  /**
+   * For {@code toString}: the session's id.
+   *
+   * @return a description
+   */
+  public String describe() {
+    return "session " + session.sessionId();
+  }
+
+  /** Cancels calls still running; the session stays open. */
+  @Override
+  public void close() {
+    synchronized (this) {
+      closed = true;
+    }
+    for (BackendCall c : calls) {
+      c.cancel();
+      c.close();
+    }
+    pool.shutdown();
+  }
+
+  private static List<Path> paths(Object value) {
+    List<Path> out = new ArrayList<>();
+    if (value == null) {
+      return out;
+    }
+    Collection<?> items = value instanceof Collection<?> c ? c : List.of(String.valueOf(value).split("[,"
+        + java.io.File.pathSeparator + "]"));
+    for (Object item : items) {
+      String s = String.valueOf(item).trim();
+      if (!s.isEmpty()) {
+        out.add(item instanceof Path p ? p : Path.of(s));
+      }
+    }
+    return out;
+  }
+
+  private static int positive(String key, Object value) {
+    try {
+      int n = value instanceof Number num ? num.intValue() : Integer.parseInt(String.valueOf(value).trim());
+      if (n > 0) {
+        return n;
+      }
+    } catch (NumberFormatException bad) {
+      // reported below
+    }
+    throw new IllegalArgumentException("option " + key + " must be a positive number, got \"" + value + "\"");
+  }
+}

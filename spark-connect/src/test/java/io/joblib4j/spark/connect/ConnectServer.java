@@ -1,0 +1,138 @@
+package io.joblib4j.spark.connect;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import io.joblib4j.spark.SparkBackend;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * One Spark Connect server for every IT of the module (its start is what costs): {@code
+ * SparkConnectServer} of spark-connect 4.2.0 on {@code local[2]}, in a JVM of its own whose class
+ * path the spark-connect-server module wrote, so this JVM holds only the Connect client. Started on
+ * first use, stopped when the test JVM exits.
+ */
+public final class ConnectServer {
+  private static Process server;
+  private static SparkSession session;
+  private static long startMillis;
+
+  private ConnectServer() {}
+
+  /** The session on the shared server, started if needed; also the default session. */
+  public static synchronized SparkSession session() {
+    if (session == null) {
+      int port = start();
+      session = org.apache.spark.sql.connect.SparkSession.builder().remote("sc://127.0.0.1:" + port).getOrCreate();
+      org.apache.spark.sql.connect.SparkSession.setDefaultSession(session);
+    }
+    return session;
+  }
+
+  /** The options that give the server the tests' classes. */
+  public static Map<String, Object> options() {
+    return Map.of("jars", System.getProperty("joblib4j.it.jars"));
+  }
+
+  /**
+   * {@code new SparkBackend(session, options)}, through a method handle: javac cannot choose among
+   * SparkBackend's constructors without spark-core's classes (one takes a JavaSparkContext), which a
+   * Connect client lacks, and {@code getConstructor} loads every constructor's parameter types; the
+   * constructor itself, as compiled code calls it, needs none of them.
+   */
+  public static SparkBackend sparkBackend(SparkSession session, Map<String, Object> options) {
+    try {
+      return (SparkBackend) java.lang.invoke.MethodHandles.publicLookup().findConstructor(SparkBackend.class,
+          java.lang.invoke.MethodType.methodType(void.class, SparkSession.class, Map.class)).invoke(session, options);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** How long the server took to start, in milliseconds. */
+  public static long startMillis() {
+    return startMillis;
+  }
+
+  private static int start() {
+    long t0 = System.nanoTime();
+    try {
+      String classpath = Files.readString(Path.of(System.getProperty("joblib4j.it.serverClasspathFile"))).trim();
+      int port;
+      try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        port = s.getLocalPort();
+      }
+      List<String> cmd = new ArrayList<>();
+      cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      cmd.add("-Xmx1536m");
+      cmd.add("-XX:+UseParallelGC");
+      cmd.addAll(Arrays.asList(System.getProperty("joblib4j.it.jvmFlags", "").trim().split("\\s+")));
+      cmd.addAll(List.of("-cp", classpath,
+          "-Dspark.master=local[2]",
+          "-Dspark.app.name=joblib4j-connect-it",
+          "-Dspark.ui.enabled=false",
+          "-Dspark.connect.grpc.binding.address=127.0.0.1",
+          "-Dspark.connect.grpc.binding.port=" + port,
+          "org.apache.spark.sql.connect.service.SparkConnectServer"));
+      ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+          .redirectOutput(Path.of(System.getProperty("joblib4j.it.serverLog")).toFile());
+      pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+      server = pb.start();
+      Runtime.getRuntime().addShutdownHook(new Thread(ConnectServer::stop, "connect-server-stop"));
+      long deadline = System.nanoTime() + 180_000_000_000L;
+      while (true) {
+        if (!server.isAlive()) {
+          throw new IllegalStateException("the Spark Connect server exited with " + server.exitValue()
+              + "; see " + System.getProperty("joblib4j.it.serverLog"));
+        }
+        try (Socket probe = new Socket()) {
+          probe.connect(new InetSocketAddress("127.0.0.1", port), 500);
+          break;
+        } catch (IOException notYet) {
+          if (System.nanoTime() > deadline) {
+            throw new IllegalStateException("the Spark Connect server did not listen within 180 s", notYet);
+          }
+          Thread.sleep(200); // polling a port that is not open yet: nothing to wait on
+        }
+      }
+      startMillis = (System.nanoTime() - t0) / 1_000_000;
+      System.out.println("Spark Connect server listening on " + port + " after " + startMillis + " ms");
+      return port;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static synchronized void stop() {
+    if (session != null) {
+      try {
+        session.close();
+      } catch (Exception ignored) {
+        // the server is going anyway
+      }
+    }
+    if (server != null) {
+      server.destroy();
+      try {
+        if (!server.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+          server.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        server.destroyForcibly();
+      }
+    }
+  }
+}

@@ -1,0 +1,135 @@
+package io.joblib4j.spark.connect;
+
+import static io.joblib4j.Delayed.delayed;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import io.joblib4j.Memory;
+import io.joblib4j.Parallel;
+import io.joblib4j.spark.SparkBackend;
+import io.joblib4j.spi.Backend;
+import io.joblib4j.spi.Backends;
+import java.io.Serial;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Parallel on a Spark Connect server, from a client JVM that has only the Connect client. */
+class SparkConnectIT {
+  /** A task's own exception, a class of the application's (the tests jar, added as an artifact). */
+  public static final class ScoringFailed extends Exception {
+    @Serial private static final long serialVersionUID = 1L;
+
+    public ScoringFailed(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  static long score(int i) throws ScoringFailed {
+    if (i == 5) {
+      throw new ScoringFailed("fold 5 diverged", new ArithmeticException("NaN loss"));
+    }
+    return (long) i * i + 7;
+  }
+
+  static long pid(int ignored) {
+    return ProcessHandle.current().pid();
+  }
+
+  @Test
+  void thisJvmHasTheConnectClientAndNoSparkCoreOrClassicSparkSql() {
+    assertThat(ConnectServer.session().getClass().getName()).isEqualTo("org.apache.spark.sql.connect.SparkSession");
+    // the client's shims hold empty SparkContext and RDD classes: look for what only Spark itself has
+    for (String classic : List.of("org.apache.spark.SparkEnv", "org.apache.spark.sql.classic.SparkSession",
+        "org.apache.spark.scheduler.DAGScheduler")) {
+      assertThatThrownBy(() -> Class.forName(classic)).as(classic).isInstanceOf(ClassNotFoundException.class);
+    }
+  }
+
+  @Test
+  void resultsEqualTheThreadsBackendsAndTasksRunInTheServersJvm() {
+    List<Integer> inputs = IntStream.range(0, 40).boxed().toList();
+    List<Long> expected;
+    try (Parallel threads = Parallel.builder().backend("threads").nJobs(2).build()) {
+      expected = threads.map((Integer i) -> (long) i * i + 7, inputs);
+    }
+    try (SparkBackend spark = ConnectServer.sparkBackend(ConnectServer.session(), ConnectServer.options());
+         Parallel p = Parallel.builder().backend(spark).nJobs(-1).build()) {
+      assertThat(p.map((Integer i) -> (long) i * i + 7, inputs)).isEqualTo(expected);
+      List<Long> pids = p.map(SparkConnectIT::pid, List.of(0, 1, 2, 3));
+      assertThat(pids).doesNotContain(ProcessHandle.current().pid()).allMatch(pids.get(0)::equals);
+      assertThat(spark.capacity()).as("local[2]'s parallelism, asked of the server").isEqualTo(2);
+      assertThat(spark.traits().crossesJvm()).isTrue();
+    }
+  }
+
+  @Test
+  void backendSparkOnTheActiveConnectSessionTakesTheConnectPath() {
+    SparkSession session = ConnectServer.session();
+    try (SparkConnectBackend given = new SparkConnectBackend(session, ConnectServer.options());
+         Parallel p = Parallel.builder().backend(given).build()) {
+      p.run(List.of(delayed(() -> 0))); // gives the session the tests' jar, which artifacts keep
+    }
+    org.apache.spark.sql.connect.SparkSession.setActiveSession(session);
+    try (Parallel p = Parallel.builder().backend("spark").nJobs(2).build()) {
+      assertThat(p.map((Integer i) -> i + 1, List.of(1, 2, 3))).containsExactly(2, 3, 4);
+    }
+    try (Backend b = Backends.create("spark", java.util.Map.of())) {
+      assertThat(b.name()).isEqualTo("spark");
+      assertThat(b).isInstanceOf(SparkConnectBackend.class);
+    }
+  }
+
+  @Test
+  void theSparkContextOfAConnectBackendIsRefusedNamingConnectAndTheFixes() {
+    try (SparkBackend spark = ConnectServer.sparkBackend(ConnectServer.session(), java.util.Map.of())) {
+      assertThatThrownBy(spark::sparkContext)
+          .isInstanceOf(UnsupportedOperationException.class)
+          .hasMessageContaining("needs a SparkContext")
+          .hasMessageContaining("Spark Connect")
+          .hasMessageContaining("spark.api.mode=classic")
+          .hasMessageContaining("single-user cluster")
+          .hasMessageContaining("backend(\"threads\")");
+    }
+  }
+
+  @Test
+  void aTasksOwnExceptionComesBackAsItselfWithTheServersStackTrace() {
+    Throwable t;
+    try (Parallel p = Parallel.builder().backend(new SparkConnectBackend(ConnectServer.session(),
+        ConnectServer.options())).nJobs(2).batchSize(2).build()) {
+      t = catchThrowable(() -> p.map(SparkConnectIT::score, IntStream.range(0, 10).boxed().toList()));
+    }
+    assertThat(t).isExactlyInstanceOf(ScoringFailed.class).hasMessage("fold 5 diverged")
+        .hasCauseExactlyInstanceOf(ArithmeticException.class);
+    assertThat(Arrays.stream(t.getStackTrace()).map(StackTraceElement::getMethodName)).contains("score");
+    assertThat(Arrays.stream(t.getSuppressed()).map(Throwable::getMessage))
+        .anyMatch(note -> note.contains("task 5") && note.contains("Spark Connect executor"));
+  }
+
+  @Test
+  void aMemoryUsedInsideTasksCachesOnTheServer(@TempDir Path dir) throws Exception {
+    Path calls = Files.createDirectories(dir.resolve("calls"));
+    String location = dir.resolve("cache").toString();
+    String callsDir = calls.toString();
+    try (Parallel p = Parallel.builder().backend(new SparkConnectBackend(ConnectServer.session(),
+        ConnectServer.options())).nJobs(2).batchSize(1).build()) {
+      for (int round = 0; round < 2; round++) {
+        List<Integer> out = p.map((Integer i) -> new Memory(location).cache((Integer x) -> {
+          Files.createTempFile(Path.of(callsDir), "x" + x + "-", ".ran");
+          return x * 10;
+        }).invoke(i), List.of(1, 2, 3));
+        assertThat(out).containsExactly(10, 20, 30);
+      }
+    }
+    try (var ran = Files.list(calls)) {
+      assertThat(ran.count()).as("each input computed once: the second round read the server's cache").isEqualTo(3);
+    }
+  }
+}
