@@ -82,6 +82,16 @@ public interface Memoized extends java.io.Serializable {
    */
   Memoized allow(Class<?>... classes);
 
+  /**
+   * This function's stored entries, with what each entry's {@code metadata.json} records (arguments,
+   * duration, code version), least recently used first.
+   *
+   * @return the listing; empty for a disabled Memory
+   * @throws java.io.UncheckedIOException if the store cannot be listed
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+  CacheListing entries();
+
   /** Deletes every cached result of this function. */
   void clear();
 

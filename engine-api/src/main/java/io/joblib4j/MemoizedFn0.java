@@ -37,6 +37,16 @@ public interface MemoizedFn0<R> extends Fn0<R>, Memoized {
    */
   boolean checkCallInCache();
 
+  /**
+   * Why a call with these arguments would miss the cache: whether its entry is stored, and if not
+   * which part of its key (code version, captured values, an argument) differs from the closest
+   * stored entry of this function. Computes and stores nothing.
+   *
+   * @return the explanation; its {@code toString()} is a sentence
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+  MissExplanation explain();
+
   @Override
   MemoizedFn0<R> ignore(int... positions);
 

@@ -40,6 +40,17 @@ public interface MemoizedFn1<A, R> extends Fn1<A, R>, Memoized {
    */
   boolean checkCallInCache(A a);
 
+  /**
+   * Why a call with these arguments would miss the cache: whether its entry is stored, and if not
+   * which part of its key (code version, captured values, an argument) differs from the closest
+   * stored entry of this function. Computes and stores nothing.
+   *
+   * @param a the first argument
+   * @return the explanation; its {@code toString()} is a sentence
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+  MissExplanation explain(A a);
+
   @Override
   MemoizedFn1<A, R> ignore(int... positions);
 

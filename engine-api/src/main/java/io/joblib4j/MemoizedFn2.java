@@ -44,6 +44,18 @@ public interface MemoizedFn2<A, B, R> extends Fn2<A, B, R>, Memoized {
    */
   boolean checkCallInCache(A a, B b);
 
+  /**
+   * Why a call with these arguments would miss the cache: whether its entry is stored, and if not
+   * which part of its key (code version, captured values, an argument) differs from the closest
+   * stored entry of this function. Computes and stores nothing.
+   *
+   * @param a the first argument
+   * @param b the second argument
+   * @return the explanation; its {@code toString()} is a sentence
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+  MissExplanation explain(A a, B b);
+
   @Override
   MemoizedFn2<A, B, R> ignore(int... positions);
 

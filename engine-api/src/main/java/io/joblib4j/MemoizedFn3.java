@@ -48,6 +48,19 @@ public interface MemoizedFn3<A, B, C, R> extends Fn3<A, B, C, R>, Memoized {
    */
   boolean checkCallInCache(A a, B b, C c);
 
+  /**
+   * Why a call with these arguments would miss the cache: whether its entry is stored, and if not
+   * which part of its key (code version, captured values, an argument) differs from the closest
+   * stored entry of this function. Computes and stores nothing.
+   *
+   * @param a the first argument
+   * @param b the second argument
+   * @param c the third argument
+   * @return the explanation; its {@code toString()} is a sentence
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+  MissExplanation explain(A a, B b, C c);
+
   @Override
   MemoizedFn3<A, B, C, R> ignore(int... positions);
 

@@ -52,6 +52,20 @@ public interface MemoizedFn4<A, B, C, D, R> extends Fn4<A, B, C, D, R>, Memoized
    */
   boolean checkCallInCache(A a, B b, C c, D d);
 
+  /**
+   * Why a call with these arguments would miss the cache: whether its entry is stored, and if not
+   * which part of its key (code version, captured values, an argument) differs from the closest
+   * stored entry of this function. Computes and stores nothing.
+   *
+   * @param a the first argument
+   * @param b the second argument
+   * @param c the third argument
+   * @param d the fourth argument
+   * @return the explanation; its {@code toString()} is a sentence
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+  MissExplanation explain(A a, B b, C c, D d);
+
   @Override
   MemoizedFn4<A, B, C, D, R> ignore(int... positions);
 

@@ -56,6 +56,21 @@ public interface MemoizedFn5<A, B, C, D, E, R> extends Fn5<A, B, C, D, E, R>, Me
    */
   boolean checkCallInCache(A a, B b, C c, D d, E e);
 
+  /**
+   * Why a call with these arguments would miss the cache: whether its entry is stored, and if not
+   * which part of its key (code version, captured values, an argument) differs from the closest
+   * stored entry of this function. Computes and stores nothing.
+   *
+   * @param a the first argument
+   * @param b the second argument
+   * @param c the third argument
+   * @param d the fourth argument
+   * @param e the fifth argument
+   * @return the explanation; its {@code toString()} is a sentence
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+  MissExplanation explain(A a, B b, C c, D d, E e);
+
   @Override
   MemoizedFn5<A, B, C, D, E, R> ignore(int... positions);
 

@@ -60,6 +60,22 @@ public interface MemoizedFn6<A, B, C, D, E, F, R> extends Fn6<A, B, C, D, E, F, 
    */
   boolean checkCallInCache(A a, B b, C c, D d, E e, F f);
 
+  /**
+   * Why a call with these arguments would miss the cache: whether its entry is stored, and if not
+   * which part of its key (code version, captured values, an argument) differs from the closest
+   * stored entry of this function. Computes and stores nothing.
+   *
+   * @param a the first argument
+   * @param b the second argument
+   * @param c the third argument
+   * @param d the fourth argument
+   * @param e the fifth argument
+   * @param f the sixth argument
+   * @return the explanation; its {@code toString()} is a sentence
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+  MissExplanation explain(A a, B b, C c, D d, E e, F f);
+
   @Override
   MemoizedFn6<A, B, C, D, E, F, R> ignore(int... positions);
 

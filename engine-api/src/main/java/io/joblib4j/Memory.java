@@ -424,6 +424,114 @@ public final class Memory implements Serializable {
   }
 
   /**
+   * What the cache holds: every entry of every function at the location, from one listing of the
+   * store (names, sizes and times only, so that a cache of 100,000 entries lists in about the time a
+   * recursive listing of its folder takes; {@link CacheEntry#arguments()} is empty and {@link
+   * CacheEntry#duration()} null), with the totals per function. {@link #entries(boolean)} also reads
+   * each entry's metadata.
+   *
+   * @return the listing, least recently used first; empty for a disabled Memory
+   * @throws java.io.UncheckedIOException if the store cannot be listed
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+  public CacheListing entries() {
+    return entries(false);
+  }
+
+  /**
+   * As {@link #entries()}; with {@code details}, each entry's {@code metadata.json} is read too
+   * (arguments, duration, code version): one read per entry.
+   *
+   * @param details whether to read each entry's metadata
+   * @return the listing, least recently used first; empty for a disabled Memory
+   * @throws java.io.UncheckedIOException if the store cannot be listed
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+  public CacheListing entries(boolean details) {
+    if (!enabled()) {
+      return new CacheListing(null, java.util.List.of());
+    }
+    Store store = settings.store();
+    try {
+      return new CacheListing(location(), io.joblib4j.internal.memory.Catalog.entries(store, "", details));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot list the cache at " + store.location(), e);
+    }
+  }
+
+  /**
+   * How this Memory's memoized functions' calls went in this JVM: hits, misses by reason, stores.
+   *
+   * @return a snapshot of the counters
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+  public CacheStats stats() {
+    return settings.stats().snapshot();
+  }
+
+  /** Sets this JVM's counters of {@link #stats()} to 0. */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+  public void resetStats() {
+    settings.stats().reset();
+  }
+
+  /**
+   * The limits this Memory keeps after every store ({@link Builder#bytesLimit(String)}, ...).
+   *
+   * @return the limits, {@link CacheLimits#none()} if there are none
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+  public CacheLimits limits() {
+    return settings.limits() == null ? CacheLimits.none() : settings.limits();
+  }
+
+  /**
+   * Deletes least recently used entries until the cache is within {@code limits}, and every entry
+   * unused for longer than its age limit; with {@code dryRun}, deletes nothing and reports what it
+   * would delete. An entry this JVM is reading is never deleted; a reader in another JVM whose entry
+   * is deleted recomputes it.
+   *
+   * @param limits the limits to apply
+   * @param dryRun whether to only report
+   * @return what was (or would be) removed, and what remains
+   * @throws java.io.UncheckedIOException if the store cannot be listed or an entry not deleted
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+  public PruneReport prune(CacheLimits limits, boolean dryRun) {
+    Objects.requireNonNull(limits, "limits");
+    if (!enabled()) {
+      return new PruneReport(dryRun, java.util.List.of(), 0, 0, 0);
+    }
+    try {
+      return io.joblib4j.internal.memory.Eviction.prune(settings, limits, dryRun);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot prune the cache at " + location(), e);
+    }
+  }
+
+  /**
+   * Checks the cache: reads every entry's result and compares its size and CRC32C with what its
+   * metadata records, and looks for files in the functions' folders that Memory did not write and for
+   * temporaries of writers that died (older than an hour). With {@code repair}, deletes what it found
+   * (a damaged entry is recomputed at its next call).
+   *
+   * @param repair whether to delete damaged entries, foreign files and abandoned temporaries
+   * @return what was found
+   * @throws java.io.UncheckedIOException if the store cannot be listed or read
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+  public VerifyReport verify(boolean repair) {
+    if (!enabled()) {
+      return new VerifyReport(0, java.util.List.of(), repair);
+    }
+    try {
+      return io.joblib4j.internal.memory.Verifier.verify(settings, repair);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot verify the cache at " + location(), e);
+    }
+  }
+
+  /**
    * The location, or null when caching is disabled.
    *
    * @return the location as given (a path or a URI), or null
@@ -461,6 +569,7 @@ public final class Memory implements Serializable {
     private boolean trusted;
     private Duration claimLease;
     private Duration claimWait;
+    private CacheLimits limits = CacheLimits.none();
 
     private Builder(String location, Store store) {
       if (location != null && location.isEmpty()) {
@@ -609,6 +718,76 @@ public final class Memory implements Serializable {
     }
 
     /**
+     * Keeps the cache at most {@code size} large: after stores, least recently used entries are
+     * deleted (down to 90% of the limit, so that the next pruning is a while away). Cheap on every
+     * store: each JVM keeps a running total and lists the cache only when the total passes a limit or
+     * its last listing is older than 30 seconds; with several JVMs writing, the cache can exceed the
+     * limit by what the others stored since their last listing. An entry being read in this JVM is
+     * never deleted; a reader in another JVM whose entry was pruned recomputes it.
+     *
+     * @param size {@code "50G"}, {@code "500M"}, or a number of bytes
+     * @return this builder
+     * @throws IllegalArgumentException if {@code size} is not a size
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public Builder bytesLimit(String size) {
+      this.limits = limits.bytes(ByteSizes.parse(Objects.requireNonNull(size, "size")));
+      return this;
+    }
+
+    /**
+     * As {@link #bytesLimit(String)}, in bytes.
+     *
+     * @param bytes the most bytes to keep; not negative
+     * @return this builder
+     * @throws IllegalArgumentException if {@code bytes} is negative
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public Builder bytesLimit(long bytes) {
+      this.limits = limits.bytes(bytes);
+      return this;
+    }
+
+    /**
+     * Keeps at most {@code items} entries, as {@link #bytesLimit(String)} keeps bytes.
+     *
+     * @param items the most entries to keep; not negative
+     * @return this builder
+     * @throws IllegalArgumentException if {@code items} is negative
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public Builder itemsLimit(long items) {
+      this.limits = limits.items(items);
+      return this;
+    }
+
+    /**
+     * Deletes entries unused for longer than {@code age}, checked when a store lists the cache (at
+     * most every 30 seconds per JVM).
+     *
+     * @param age the longest an entry may stay unused
+     * @return this builder
+     * @throws IllegalArgumentException if {@code age} is negative
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public Builder ageLimit(Duration age) {
+      this.limits = limits.age(age);
+      return this;
+    }
+
+    /**
+     * Keeps all of {@code limits} after every store (replacing those set before).
+     *
+     * @param limits the limits
+     * @return this builder
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public Builder limits(CacheLimits limits) {
+      this.limits = Objects.requireNonNull(limits, "limits");
+      return this;
+    }
+
+    /**
      * The Memory; its store is opened at the first call that needs it.
      *
      * @return the Memory
@@ -623,7 +802,7 @@ public final class Memory implements Serializable {
             "Compressed results cannot be memory-mapped: mmapMode is ignored for this Memory");
       }
       return new CacheSettings(location, store, storeOptions, verbose, compress, mmapMode, clock,
-          allowed, allowedPackages, trusted, claimLease, claimWait);
+          allowed, allowedPackages, trusted, claimLease, claimWait, limits);
     }
   }
 }

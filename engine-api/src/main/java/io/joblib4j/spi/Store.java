@@ -162,6 +162,20 @@ public interface Store extends AutoCloseable {
    */
   int sweep(Duration age) throws IOException;
 
+  /**
+   * The temporaries of writers in progress or dead (what {@link #list} leaves out and {@link #sweep}
+   * removes) older than {@code age}, with their sizes and modification times, so that a check of the
+   * cache can report those a dead writer left. The default reports none; stores override it.
+   *
+   * @param age the age below which a temporary is left out (it may belong to a writer still at work)
+   * @return the temporaries, by their paths relative to the root
+   * @throws IOException if the store cannot be reached or read
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+  default List<StoreFile> temporaries(Duration age) throws IOException {
+    return List.of();
+  }
+
   /** Releases connections or caches; idempotent. */
   @Override
   void close();

@@ -31,11 +31,23 @@ public final class CacheSettings implements Serializable {
   private final LinkedHashSet<String> allowedPackages;
   private final boolean trusted;
   private final Claims claims;
+  private final io.joblib4j.CacheLimits limits;
+  /** This JVM's counts of this Memory's calls; a copy in another JVM counts its own. */
+  private transient volatile Stats stats;
 
   public CacheSettings(String location, Store givenStore, Map<String, Object> storeOptions, int verbose,
       Compress compress, MmapMode mmapMode, Clock clock, Set<String> allowedClasses,
       Set<String> allowedPackages, boolean trusted, Duration claimLease, Duration claimWait) {
+    this(location, givenStore, storeOptions, verbose, compress, mmapMode, clock, allowedClasses, allowedPackages,
+        trusted, claimLease, claimWait, null);
+  }
+
+  public CacheSettings(String location, Store givenStore, Map<String, Object> storeOptions, int verbose,
+      Compress compress, MmapMode mmapMode, Clock clock, Set<String> allowedClasses,
+      Set<String> allowedPackages, boolean trusted, Duration claimLease, Duration claimWait,
+      io.joblib4j.CacheLimits limits) {
     this.location = location;
+    this.limits = limits == null || !limits.any() ? null : limits;
     this.givenStore = givenStore;
     this.storeOptions = new LinkedHashMap<>(storeOptions);
     this.verbose = verbose;
@@ -78,6 +90,26 @@ public final class CacheSettings implements Serializable {
 
   public Clock clock() {
     return clock;
+  }
+
+  /** The limits kept after every store, or null for none. */
+  public io.joblib4j.CacheLimits limits() {
+    return limits;
+  }
+
+  /** This JVM's counters of this Memory's calls. */
+  public Stats stats() {
+    Stats s = stats;
+    if (s == null) {
+      synchronized (this) {
+        s = stats;
+        if (s == null) {
+          s = new Stats();
+          stats = s;
+        }
+      }
+    }
+    return s;
   }
 
   /** How computations are claimed across JVMs, or null if they are not. */

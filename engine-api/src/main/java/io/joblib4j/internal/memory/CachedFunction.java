@@ -111,10 +111,13 @@ final class CachedFunction implements Serializable {
     }
     String key = keys().key(args);
     String entry = Layout.entry(identity().folder(), key);
-    Object hit = load(store, entry, key, args, false);
+    io.joblib4j.MissReason[] why = new io.joblib4j.MissReason[1];
+    Object hit = load(store, entry, key, args, false, why);
     if (hit != MISS) {
+      settings.stats().hit();
       return hit;
     }
+    settings.stats().miss(why[0] != null ? why[0] : noEntryReason(store));
     return computeOnce(store, entry, key, args).value();
   }
 
@@ -177,6 +180,33 @@ final class CachedFunction implements Serializable {
     CHECKED.removeIf(k -> k.startsWith(settings.location() + "|" + identity().folder() + "|"));
   }
 
+  /** This function's entries, with what their metadata.json records. */
+  io.joblib4j.CacheListing entries() {
+    if (!enabled()) {
+      return new io.joblib4j.CacheListing(null, List.of());
+    }
+    Store store = settings.store();
+    try {
+      return new io.joblib4j.CacheListing(settings.location(), Catalog.entries(store, identity().folder(), true));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list the entries of " + identity().name() + " in " + store.location(), e);
+    }
+  }
+
+  /** Why a call with {@code args} would miss, against the closest stored entry. */
+  io.joblib4j.MissExplanation explain(Object[] args) {
+    String call = identity().name() + "(" + CallKeys.joined(args) + ")";
+    if (!enabled()) {
+      return new io.joblib4j.MissExplanation(call + " [caching disabled]", false, Optional.empty(), List.of());
+    }
+    Store store = settings.store();
+    try {
+      return Explainer.explain(store, identity(), keys(), args, call);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot explain " + call + " from " + store.location(), e);
+    }
+  }
+
   // ---- the protocol ---------------------------------------------------------------------------
 
   /** Whether a usable entry exists; an invalid one is deleted (joblib's check_call_in_cache). */
@@ -201,6 +231,13 @@ final class CachedFunction implements Serializable {
 
   /** The cached value, or {@link #MISS}. */
   private Object load(Store store, String entry, String key, Object[] args, boolean justStored) {
+    return load(store, entry, key, args, justStored, null);
+  }
+
+  /** The cached value, or {@link #MISS} with {@code why[0]} set when the entry was there but unusable. */
+  private Object load(Store store, String entry, String key, Object[] args, boolean justStored,
+      io.joblib4j.MissReason[] why) {
+    OpenReads.begin(settings.location(), entry);
     try {
       if (!justStored && options.validation() != null) {
         CacheMetadata m = readMetadata(store, entry);
@@ -209,6 +246,7 @@ final class CachedFunction implements Serializable {
         }
         if (!options.validation().isValid(m, settings.clock())) {
           deleteQuietly(store, entry);
+          reason(why, io.joblib4j.MissReason.EXPIRED);
           return MISS;
         }
       }
@@ -227,16 +265,63 @@ final class CachedFunction implements Serializable {
       Warnings.warn(CachedFunction.class, "the cached result of " + identity().name() + " holds a class the"
           + " allow-list refuses, so it was recomputed: " + e.getMessage()
           + " For Memory, allow it with Memory.builder(...).allow(TheClass.class) or cache(fn).allow(TheClass.class).");
+      reason(why, io.joblib4j.MissReason.DAMAGED);
       return MISS;
     } catch (CorruptFileException | UnsupportedFormatVersionException | ClassCastException e) {
       Warnings.warn(CachedFunction.class, "Exception while loading results for " + identity().name()
           + " from " + store.location() + "/" + entry + "; the entry was deleted and the result is"
           + " recomputed: " + e.getMessage());
       deleteQuietly(store, entry);
+      reason(why, io.joblib4j.MissReason.DAMAGED);
       return MISS;
     } catch (IOException | UncheckedIOException e) {
       warnStore(store, e);
       return MISS;
+    } finally {
+      OpenReads.end(settings.location(), entry);
+    }
+  }
+
+  private static void reason(io.joblib4j.MissReason[] why, io.joblib4j.MissReason r) {
+    if (why != null) {
+      why[0] = r;
+    }
+  }
+
+  /** Folders whose function.json records other code than this JVM's: location + folder + code version. */
+  private static final java.util.Map<String, Boolean> CODE_CHANGED = new ConcurrentHashMap<>();
+
+  /**
+   * Why a call found no entry: the function's code changed if its {@code function.json} records
+   * another code version (read once per function in this JVM, until this JVM rewrites it), else
+   * simply no entry.
+   */
+  private io.joblib4j.MissReason noEntryReason(Store store) {
+    FunctionIdentity f = identity();
+    String marker = settings.location() + "|" + f.folder() + "|" + f.codeVersion();
+    if (CHECKED.contains(marker)) {
+      return io.joblib4j.MissReason.NO_ENTRY;
+    }
+    boolean changed = CODE_CHANGED.computeIfAbsent(marker, m -> {
+      String[] recorded = recordedFunction(store, f.folder());
+      return recorded != null && recorded[0].equals(f.id()) && !recorded[1].equals(f.codeVersion())
+          && !FunctionIdentity.UNKNOWN_VERSION.equals(f.codeVersion());
+    });
+    return changed ? io.joblib4j.MissReason.CODE_VERSION_CHANGED : io.joblib4j.MissReason.NO_ENTRY;
+  }
+
+  /** The (functionId, codeVersion) of a folder's function.json, or null if it has none readable. */
+  static String[] recordedFunction(Store store, String folder) {
+    try {
+      Optional<InputStream> in = store.open(Layout.functionFile(folder));
+      if (in.isEmpty()) {
+        return null;
+      }
+      try (InputStream s = in.get()) {
+        return MetadataJson.readFunction(s);
+      }
+    } catch (IOException | RuntimeException e) {
+      return null;
     }
   }
 
@@ -316,18 +401,24 @@ final class CachedFunction implements Serializable {
     ResultDump dump = new ResultDump();
     Compress compress = options.compress() != null ? options.compress() : settings.compress();
     CacheMetadata[] written = new CacheMetadata[1];
+    long[] metadataBytes = new long[1];
+    KeyParts parts = keys().parts(args);
     EntryFile output = new EntryFile(Layout.OUTPUT_FILE, out -> dump.write(out, CachedOutput.of(key, value), compress));
     EntryFile metadata = new EntryFile(Layout.METADATA_FILE, out -> {
       written[0] = new CacheMetadata(identity().name(), identity().id(), identity().codeVersion(), key, at, took,
           keys().describe(args), dump.bytes(), dump.crcHex(),
           MetadataJson.FORMAT_VERSION);
-      out.write(MetadataJson.write(written[0]));
+      byte[] json = MetadataJson.write(written[0], parts);
+      metadataBytes[0] = json.length;
+      out.write(json);
     });
     Store.Publication p = store.publish(entry, List.of(output, metadata));
     if (p == Store.Publication.ALREADY_PRESENT) {
       CacheMetadata existing = readMetadata(store, entry);
       return existing != null ? existing : written[0];
     }
+    settings.stats().stored();
+    LimitKeeper.stored(settings, store, dump.bytes() + metadataBytes[0]);
     return written[0];
   }
 
@@ -368,6 +459,7 @@ final class CachedFunction implements Serializable {
     }
     store.replace(path, MetadataJson.writeFunction(f));
     CHECKED.add(marker);
+    CODE_CHANGED.remove(marker);
   }
 
   private static List<String> entriesOf(Store store, String folder) throws IOException {

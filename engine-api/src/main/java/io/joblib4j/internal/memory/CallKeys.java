@@ -85,6 +85,33 @@ final class CallKeys {
     return h.hex();
   }
 
+  /**
+   * The parts of the key of a call with {@code args}: the captured values' hash and each argument's
+   * own hash (null where ignored). Hashed again apart from the key, so only where they are recorded
+   * (a store) or compared ({@code explain}), never on a hit.
+   */
+  KeyParts parts(Object[] args) {
+    List<String> hashes = new ArrayList<>(args.length);
+    for (int i = 0; i < args.length; i++) {
+      hashes.add(ignored[i] ? null : StreamingHasher.create(HashAlgorithm.XXH3_128).putValue(args[i]).hex());
+    }
+    return new KeyParts(capturedHash, hashes);
+  }
+
+  /** The names of the parameters where known, else {@code arg0}, {@code arg1}, .... */
+  List<String> names(int arity) {
+    List<String> names = function.parameterNames().orElse(null);
+    List<String> out = new ArrayList<>(arity);
+    for (int i = 0; i < arity; i++) {
+      out.add(names != null ? names.get(i) : "arg" + i);
+    }
+    return out;
+  }
+
+  boolean ignored(int position) {
+    return ignored[position];
+  }
+
   /** Each argument by name (or position) and a short description of its value. */
   Map<String, String> describe(Object[] args) {
     List<String> names = function.parameterNames().orElse(null);

@@ -44,6 +44,12 @@ public final class Eviction {
     }
   }
 
+  /** {@code Memory.prune}. */
+  public static io.joblib4j.PruneReport prune(CacheSettings settings, io.joblib4j.CacheLimits limits, boolean dryRun)
+      throws IOException {
+    return Pruning.prune(settings, limits, dryRun);
+  }
+
   static List<Item> items(Store store) throws IOException {
     Map<String, long[]> sizes = new HashMap<>();
     Map<String, Instant> access = new HashMap<>();

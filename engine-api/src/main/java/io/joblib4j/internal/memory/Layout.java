@@ -55,6 +55,16 @@ final class Layout {
     return slash > 0 && path.indexOf('/', slash + 1) < 0 && KEY.matcher(path.substring(slash + 1)).matches();
   }
 
+  /** Whether a top-level name is named as a function folder ({@link FunctionIdentity#folderName}). */
+  static boolean isFunctionFolderName(String name) {
+    return FUNCTION_FOLDER.matcher(name).matches();
+  }
+
+  /** Whether a name is a call key (an entry folder's name). */
+  static boolean isKey(String name) {
+    return KEY.matcher(name).matches();
+  }
+
   /**
    * Whether a top-level folder is a memoized function's — one Memory owns and {@code Memory.clear}
    * deletes: named as {@link FunctionIdentity#folderName} names them, and holding its {@code

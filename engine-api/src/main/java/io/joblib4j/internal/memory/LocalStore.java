@@ -356,6 +356,42 @@ public final class LocalStore implements Store {
     return removed;
   }
 
+  /** The temporaries {@link #sweep} would remove: at the root, and beside entries in the folders at the root. */
+  @Override
+  public List<StoreFile> temporaries(Duration age) throws IOException {
+    Instant cutoff = Instant.now().minus(age);
+    Dir root = tree.root();
+    List<StoreFile> out = new ArrayList<>();
+    for (String name : root.names()) {
+      BasicFileAttributes a = root.stat(name);
+      if (a == null || a.isSymbolicLink()) {
+        continue;
+      }
+      if (name.startsWith(TEMP_PREFIX)) {
+        if (a.lastModifiedTime().toInstant().isBefore(cutoff)) {
+          out.add(new StoreFile(name, a.isDirectory(), a.isDirectory() ? 0 : a.size(), a.lastModifiedTime().toInstant()));
+        }
+      } else if (a.isDirectory()) {
+        Dir d;
+        try {
+          d = root.openDir(name);
+        } catch (IOException goneOrSwapped) {
+          continue;
+        }
+        try (d) {
+          for (String child : d.names()) {
+            BasicFileAttributes c = child.startsWith(TEMP_PREFIX) && !child.equals(LocalTree.KEEP) ? d.stat(child) : null;
+            if (c != null && !c.isSymbolicLink() && c.lastModifiedTime().toInstant().isBefore(cutoff)) {
+              out.add(new StoreFile(name + "/" + child, c.isDirectory(), c.isDirectory() ? 0 : c.size(),
+                  c.lastModifiedTime().toInstant()));
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   private int sweepLegacy(Dir root, String folder, Instant cutoff) throws IOException {
     int removed = 0;
     Dir d;

@@ -81,6 +81,11 @@ final class MemoizedImpl implements HashedAs, WrapsFunction, MemoizedFn0<Object>
   }
 
   @Override
+  public io.joblib4j.MissExplanation explain() {
+    return core.explain(args(0, new Object[] {}));
+  }
+
+  @Override
   public Object invoke(Object a0) {
     return core.apply(args(1, new Object[] {a0}));
   }
@@ -98,6 +103,11 @@ final class MemoizedImpl implements HashedAs, WrapsFunction, MemoizedFn0<Object>
   @Override
   public boolean checkCallInCache(Object a0) {
     return core.checkCallInCache(args(1, new Object[] {a0}));
+  }
+
+  @Override
+  public io.joblib4j.MissExplanation explain(Object a0) {
+    return core.explain(args(1, new Object[] {a0}));
   }
 
   @Override
@@ -121,6 +131,11 @@ final class MemoizedImpl implements HashedAs, WrapsFunction, MemoizedFn0<Object>
   }
 
   @Override
+  public io.joblib4j.MissExplanation explain(Object a0, Object a1) {
+    return core.explain(args(2, new Object[] {a0, a1}));
+  }
+
+  @Override
   public Object invoke(Object a0, Object a1, Object a2) {
     return core.apply(args(3, new Object[] {a0, a1, a2}));
   }
@@ -138,6 +153,11 @@ final class MemoizedImpl implements HashedAs, WrapsFunction, MemoizedFn0<Object>
   @Override
   public boolean checkCallInCache(Object a0, Object a1, Object a2) {
     return core.checkCallInCache(args(3, new Object[] {a0, a1, a2}));
+  }
+
+  @Override
+  public io.joblib4j.MissExplanation explain(Object a0, Object a1, Object a2) {
+    return core.explain(args(3, new Object[] {a0, a1, a2}));
   }
 
   @Override
@@ -161,6 +181,11 @@ final class MemoizedImpl implements HashedAs, WrapsFunction, MemoizedFn0<Object>
   }
 
   @Override
+  public io.joblib4j.MissExplanation explain(Object a0, Object a1, Object a2, Object a3) {
+    return core.explain(args(4, new Object[] {a0, a1, a2, a3}));
+  }
+
+  @Override
   public Object invoke(Object a0, Object a1, Object a2, Object a3, Object a4) {
     return core.apply(args(5, new Object[] {a0, a1, a2, a3, a4}));
   }
@@ -181,6 +206,11 @@ final class MemoizedImpl implements HashedAs, WrapsFunction, MemoizedFn0<Object>
   }
 
   @Override
+  public io.joblib4j.MissExplanation explain(Object a0, Object a1, Object a2, Object a3, Object a4) {
+    return core.explain(args(5, new Object[] {a0, a1, a2, a3, a4}));
+  }
+
+  @Override
   public Object invoke(Object a0, Object a1, Object a2, Object a3, Object a4, Object a5) {
     return core.apply(args(6, new Object[] {a0, a1, a2, a3, a4, a5}));
   }
@@ -198,6 +228,11 @@ final class MemoizedImpl implements HashedAs, WrapsFunction, MemoizedFn0<Object>
   @Override
   public boolean checkCallInCache(Object a0, Object a1, Object a2, Object a3, Object a4, Object a5) {
     return core.checkCallInCache(args(6, new Object[] {a0, a1, a2, a3, a4, a5}));
+  }
+
+  @Override
+  public io.joblib4j.MissExplanation explain(Object a0, Object a1, Object a2, Object a3, Object a4, Object a5) {
+    return core.explain(args(6, new Object[] {a0, a1, a2, a3, a4, a5}));
   }
 
   @Override
@@ -254,6 +289,11 @@ final class MemoizedImpl implements HashedAs, WrapsFunction, MemoizedFn0<Object>
   @Override
   public void clear() {
     core.clear();
+  }
+
+  @Override
+  public io.joblib4j.CacheListing entries() {
+    return core.entries();
   }
 
   @Override

@@ -19,6 +19,15 @@ final class MetadataJson {
   private MetadataJson() {}
 
   static byte[] write(CacheMetadata m) throws IOException {
+    return write(m, null);
+  }
+
+  /**
+   * {@code metadata.json}, with the call key's parts ({@code keyParts}: the captured values' hash and
+   * each argument's, null for an ignored one) when given, so that {@code explain} can name what
+   * differs. Readers of the first layout ignore the extra field; entries without it still load.
+   */
+  static byte[] write(CacheMetadata m, KeyParts parts) throws IOException {
     ObjectNode n = JSON.createObjectNode();
     n.put("formatVersion", m.formatVersion());
     n.put("function", m.function());
@@ -31,11 +40,45 @@ final class MetadataJson {
     m.inputArguments().forEach(args::put);
     n.put("outputBytes", m.outputBytes());
     n.put("outputCrc32c", m.outputCrc32c());
+    if (parts != null) {
+      ObjectNode k = n.putObject("keyParts");
+      k.put("captured", parts.captured());
+      com.fasterxml.jackson.databind.node.ArrayNode a = k.putArray("arguments");
+      for (String h : parts.arguments()) {
+        if (h == null) {
+          a.addNull();
+        } else {
+          a.add(h);
+        }
+      }
+    }
     return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(n);
   }
 
-  static CacheMetadata read(InputStream in) throws IOException {
+  /** The key parts a {@code metadata.json} records, or null for an entry written before they were. */
+  static KeyParts readKeyParts(JsonNode n) {
+    JsonNode k = n.path("keyParts");
+    if (!k.isObject() || !k.path("captured").isTextual() || !k.path("arguments").isArray()) {
+      return null;
+    }
+    java.util.List<String> args = new java.util.ArrayList<>();
+    k.path("arguments").forEach(a -> args.add(a.isTextual() ? a.asText() : null));
+    return new KeyParts(k.path("captured").asText(), args);
+  }
+
+  /** A {@code metadata.json} with its key parts (null where not recorded). */
+  record Read(CacheMetadata metadata, KeyParts parts) {}
+
+  static Read readWithParts(InputStream in) throws IOException {
     JsonNode n = JSON.readTree(in);
+    return new Read(fromTree(n), n == null ? null : readKeyParts(n));
+  }
+
+  static CacheMetadata read(InputStream in) throws IOException {
+    return fromTree(JSON.readTree(in));
+  }
+
+  private static CacheMetadata fromTree(JsonNode n) throws IOException {
     if (n == null || !n.isObject() || !n.has("key") || !n.has("time")) {
       throw new IOException("not a joblib4j metadata.json");
     }
@@ -71,6 +114,12 @@ final class MetadataJson {
     JsonNode n = JSON.readTree(in);
     return n != null && n.path("expiresAt").isNumber() ? java.util.Optional.of(n.path("expiresAt").asLong())
         : java.util.Optional.empty();
+  }
+
+  /** The short name recorded in a {@code function.json}, or null. */
+  static String readFunctionName(InputStream in) throws IOException {
+    JsonNode n = JSON.readTree(in);
+    return n != null && n.path("function").isTextual() ? n.path("function").asText() : null;
   }
 
   /** The (functionId, codeVersion) recorded in a {@code function.json}. */

@@ -1,0 +1,150 @@
+package io.joblib4j.internal.memory;
+
+import io.joblib4j.CacheEntry;
+import io.joblib4j.CacheMetadata;
+import io.joblib4j.spi.Store;
+import io.joblib4j.spi.StoreFile;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The entries of a cache, from one listing of the store: each entry folder ({@code
+ * <function folder>/<key>}) with the sizes of its files, its folder's time as the last access and its
+ * {@code metadata.json}'s time as its creation. The function's name comes from its {@code
+ * function.json} (one read per function, not per entry). A detailed listing also reads each entry's
+ * {@code metadata.json} (arguments, duration, code version).
+ */
+public final class Catalog {
+  private Catalog() {}
+
+  /** An entry as the listing shows it, before it is complete. */
+  private static final class Building {
+    final String path;
+    final String folder;
+    final String key;
+    final Instant dirTime;
+    long size;
+    Instant created;
+
+    Building(String path, String folder, String key, Instant dirTime) {
+      this.path = path;
+      this.folder = folder;
+      this.key = key;
+      this.dirTime = dirTime;
+    }
+  }
+
+  /** The entries under {@code folder} (a function folder) or, for {@code ""}, of every function. */
+  public static List<CacheEntry> entries(Store store, String folder, boolean details) throws IOException {
+    Map<String, Building> entries = new LinkedHashMap<>();
+    Map<String, Boolean> folders = new HashMap<>();
+    List<StoreFile> files = store.list(folder);
+    for (StoreFile f : files) {
+      String p = f.path();
+      int slash = p.indexOf('/');
+      if (slash <= 0) {
+        continue;
+      }
+      String top = p.substring(0, slash);
+      if (!folders.computeIfAbsent(top, Layout::isFunctionFolderName)) {
+        continue;
+      }
+      int second = p.indexOf('/', slash + 1);
+      if (second < 0) {
+        if (f.directory() && Layout.isKey(p.substring(slash + 1))) {
+          entries.put(p, new Building(p, top, p.substring(slash + 1), f.lastModified()));
+        }
+        continue;
+      }
+      if (f.directory()) {
+        continue;
+      }
+      Building b = entries.get(p.substring(0, second));
+      if (b == null) {
+        b = entries.computeIfAbsent(p.substring(0, second), k -> {
+          String key = k.substring(slash + 1);
+          return Layout.isKey(key) ? new Building(k, top, key, f.lastModified()) : null;
+        });
+        if (b == null) {
+          continue;
+        }
+      }
+      b.size += f.size();
+      if (p.length() - second - 1 == Layout.METADATA_FILE.length() && p.endsWith("/" + Layout.METADATA_FILE)) {
+        b.created = f.lastModified();
+      }
+    }
+    Map<String, String> names = new HashMap<>();
+    List<CacheEntry> out = new ArrayList<>(entries.size());
+    for (Building b : entries.values()) {
+      String name = names.computeIfAbsent(b.folder, f -> functionName(store, f));
+      Instant created = b.created != null ? b.created : b.dirTime;
+      Instant last = b.dirTime.isBefore(created) ? created : b.dirTime;
+      CacheEntry e = new CacheEntry(name, b.folder, b.key, null, Map.of(), b.size, created, last, null, b.path);
+      out.add(details ? withDetails(store, e) : e);
+    }
+    return out;
+  }
+
+  /** {@code e} with what its {@code metadata.json} records; {@code e} itself if it cannot be read. */
+  static CacheEntry withDetails(Store store, CacheEntry e) {
+    MetadataJson.Read r = readMetadata(store, e.path());
+    if (r == null) {
+      return e;
+    }
+    CacheMetadata m = r.metadata();
+    Instant created = m.computedAt() != null ? m.computedAt() : e.created();
+    return new CacheEntry(m.function().isEmpty() ? e.function() : m.function(), e.functionFolder(), e.key(),
+        m.codeVersion(), m.inputArguments(), e.sizeBytes(), created,
+        e.lastAccess().isBefore(created) ? created : e.lastAccess(), m.duration(), e.path());
+  }
+
+  /** An entry's {@code metadata.json} with its key parts, or null if it is missing or unreadable. */
+  static MetadataJson.Read readMetadata(Store store, String entry) {
+    try {
+      Optional<InputStream> in = store.open(Layout.metadata(entry));
+      if (in.isEmpty()) {
+        return null;
+      }
+      try (InputStream s = in.get()) {
+        return MetadataJson.readWithParts(s);
+      }
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** The function's short name from its {@code function.json}, else from its folder's name. */
+  static String functionName(Store store, String folder) {
+    try {
+      Optional<InputStream> in = store.open(Layout.functionFile(folder));
+      if (in.isPresent()) {
+        try (InputStream s = in.get()) {
+          String name = MetadataJson.readFunctionName(s);
+          if (name != null && !name.isEmpty()) {
+            return name;
+          }
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // the folder's name will do
+    }
+    String readable = folder.substring(0, folder.lastIndexOf('-'));
+    int last = readable.lastIndexOf('.');
+    int before = last > 0 ? readable.lastIndexOf('.', last - 1) : -1;
+    return before >= 0 ? readable.substring(before + 1) : readable;
+  }
+
+  /** Never null: a duration for sums. */
+  static Duration orZero(Duration d) {
+    return d == null ? Duration.ZERO : d;
+  }
+}
