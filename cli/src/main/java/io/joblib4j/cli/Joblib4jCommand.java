@@ -6,7 +6,8 @@ import picocli.CommandLine.HelpCommand;
 /** {@code joblib4j}: the top command, with the subcommands. */
 @Command(name = "joblib4j", mixinStandardHelpOptions = true, versionProvider = Version.class,
     description = "Inspect and clean joblib4j caches on local disk, HDFS or any Hadoop FileSystem.",
-    subcommands = {HelpCommand.class, StagesCommand.class},
+    subcommands = {HelpCommand.class, LsCommand.class, DuCommand.class, ShowCommand.class, ExplainCommand.class,
+        RmCommand.class, PruneCommand.class, VerifyCommand.class, StagesCommand.class},
     footerHeading = "%nExit codes:%n",
     footer = {"  0  done", "  1  done, with findings (verify found damage; rm or show matched nothing)",
         "  2  usage error (nothing was read or changed)", "  3  the location does not exist or cannot be reached",

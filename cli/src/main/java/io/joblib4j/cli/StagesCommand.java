@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.joblib4j.cli.internal.CliException;
 import io.joblib4j.cli.internal.Context;
 import io.joblib4j.cli.internal.Json;
+import io.joblib4j.cli.internal.Progress;
 import io.joblib4j.cli.internal.PrunePlan;
 import io.joblib4j.cli.internal.Text;
 import io.joblib4j.spark.StageCatalog;
@@ -74,7 +75,7 @@ final class StagesCommand {
       Context c = Context.current();
       try (Store store = where.open()) {
         StageCatalog stages = catalog(store);
-        List<StageEntry> entries = stage == null ? stages.list() : stages.list(stage);
+        List<StageEntry> entries = Progress.during("listing", () -> stage == null ? stages.list() : stages.list(stage));
         if (json) {
           ObjectNode doc = Json.document("stages ls", store.location().toString());
           ArrayNode list = doc.putArray("entries");
@@ -104,7 +105,7 @@ final class StagesCommand {
     public Integer call() {
       Context c = Context.current();
       try (Store store = where.open()) {
-        List<StageEntry> entries = catalog(store).list();
+        List<StageEntry> entries = Progress.during("listing", () -> catalog(store).list());
         Map<String, long[]> perStage = new TreeMap<>();
         for (StageEntry e : entries) {
           long[] s = perStage.computeIfAbsent(e.stage(), k -> new long[3]);
