@@ -26,11 +26,21 @@ final class Caches {
     memory.cache(Fns::signal).apply(1000);
   }
 
+  /** A quiet Memory (no "[Memory] Calling ..." lines in the build log) over a local folder. */
+  static Memory at(Path folder) {
+    return Memory.builder(folder).verbose(0).build();
+  }
+
+  /** A quiet Memory over a store. */
+  static Memory at(io.joblib4j.spi.Store store) {
+    return Memory.builder(store).verbose(0).build();
+  }
+
   /** Flips a byte in the middle of one entry's output (size unchanged: only its checksum tells). */
   static Path damageOneEntry(Path cache, String function) {
     try (Stream<Path> s = Files.walk(cache)) {
       Path out = s.filter(p -> p.getFileName().toString().equals("output.jl4j"))
-          .filter(p -> p.getParent().getParent().getFileName().toString().startsWith(function + "-"))
+          .filter(p -> p.getParent().getParent().getFileName().toString().contains(function + "-"))
           .findFirst().orElseThrow();
       byte[] b = Files.readAllBytes(out);
       b[b.length / 2] ^= 0x5a;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.joblib4j.Memory;
 import io.joblib4j.hdfs.HadoopStores;
 import io.joblib4j.hdfs.MiniDfs;
 import io.joblib4j.spi.Store;
@@ -49,7 +48,7 @@ class CommandLineIT {
     URI uri = MiniDfs.uri(cluster, "/cli-cache");
     at = uri.toString();
     try (Store store = HadoopStores.open(uri, conf, Map.of())) {
-      Caches.fill(new Memory(store));
+      Caches.fill(Caches.at(store));
     }
     try (FileSystem fs = FileSystem.newInstance(uri, conf)) {
       // one damaged entry: an output of the same size with one byte changed
@@ -57,7 +56,7 @@ class CommandLineIT {
       RemoteIterator<LocatedFileStatus> it = fs.listFiles(new org.apache.hadoop.fs.Path(uri), true);
       while (it.hasNext()) {
         org.apache.hadoop.fs.Path p = it.next().getPath();
-        if (p.getName().equals("output.jl4j") && p.getParent().getParent().getName().startsWith("Fns.square-")) {
+        if (p.getName().equals("output.jl4j") && p.getParent().getParent().getName().contains("Fns.square-")) {
           out = p;
           break;
         }
@@ -125,7 +124,7 @@ class CommandLineIT {
     assertThat(du.out()).contains("7\ttotal");
 
     Path local = dir.resolve("local");
-    Caches.fill(new Memory(local));
+    Caches.fill(Caches.at(local));
     Caches.damageOneEntry(local, "Fns.greet");
     Child verify = child(jar, "verify", local.toString());
     assertThat(verify.code()).as(verify.toString()).isEqualTo(Main.FINDINGS);

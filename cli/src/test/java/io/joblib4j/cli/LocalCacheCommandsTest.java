@@ -3,7 +3,6 @@ package io.joblib4j.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.joblib4j.Memory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,7 +21,7 @@ class LocalCacheCommandsTest {
   @BeforeEach
   void fill() {
     cache = dir.resolve("cache");
-    Caches.fill(new Memory(cache));
+    Caches.fill(Caches.at(cache));
     at = cache.toString();
   }
 
