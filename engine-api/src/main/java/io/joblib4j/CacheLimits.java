@@ -1,8 +1,6 @@
 package io.joblib4j;
 
 import io.joblib4j.spi.support.ByteSizes;
-import java.io.Serial;
-import java.io.Serializable;
 import java.time.Duration;
 import org.apiguardian.api.API;
 
@@ -20,8 +18,7 @@ import org.apiguardian.api.API;
  * @param age the longest an entry may stay unused (since its last access), or null
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
-public record CacheLimits(Long bytes, Long items, Duration age) implements Serializable {
-  @Serial private static final long serialVersionUID = 1L;
+public record CacheLimits(Long bytes, Long items, Duration age) {
 
   /**
    * Checks the limits.

@@ -285,8 +285,11 @@ public abstract class StoreContractTest {
   public void sweepRemovesDeadWritersTemporariesButNothingElse() throws Exception {
     store.publish("f/good", files("v", "m"));
     leaveDeadWritersTemporary("f/dead", Duration.ofHours(2));
+    assertThat(store.temporaries(Duration.ofDays(1))).isEmpty();
+    assertThat(store.temporaries(Duration.ofHours(1))).hasSize(1); // what Memory.verify reports
     assertThat(store.sweep(Duration.ofDays(1))).isZero();
     assertThat(store.sweep(Duration.ofHours(1))).isEqualTo(1);
+    assertThat(store.temporaries(Duration.ofHours(1))).isEmpty();
     assertThat(read(store, "f/good/output")).isEqualTo("v");
     assertThat(store.exists("f/dead")).isFalse();
     assertThat(store.publish("f/dead", files("now", "m"))).isEqualTo(Publication.PUBLISHED);

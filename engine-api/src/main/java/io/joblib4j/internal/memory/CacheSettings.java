@@ -31,7 +31,10 @@ public final class CacheSettings implements Serializable {
   private final LinkedHashSet<String> allowedPackages;
   private final boolean trusted;
   private final Claims claims;
-  private final io.joblib4j.CacheLimits limits;
+  /** The limits' parts (CacheLimits itself is not serializable); all null for none. */
+  private final Long limitBytes;
+  private final Long limitItems;
+  private final Duration limitAge;
   /** This JVM's counts of this Memory's calls; a copy in another JVM counts its own. */
   private transient volatile Stats stats;
 
@@ -47,7 +50,10 @@ public final class CacheSettings implements Serializable {
       Set<String> allowedPackages, boolean trusted, Duration claimLease, Duration claimWait,
       io.joblib4j.CacheLimits limits) {
     this.location = location;
-    this.limits = limits == null || !limits.any() ? null : limits;
+    boolean none = limits == null || !limits.any();
+    this.limitBytes = none ? null : limits.bytes();
+    this.limitItems = none ? null : limits.items();
+    this.limitAge = none ? null : limits.age();
     this.givenStore = givenStore;
     this.storeOptions = new LinkedHashMap<>(storeOptions);
     this.verbose = verbose;
@@ -94,7 +100,8 @@ public final class CacheSettings implements Serializable {
 
   /** The limits kept after every store, or null for none. */
   public io.joblib4j.CacheLimits limits() {
-    return limits;
+    return limitBytes == null && limitItems == null && limitAge == null ? null
+        : new io.joblib4j.CacheLimits(limitBytes, limitItems, limitAge);
   }
 
   /** This JVM's counters of this Memory's calls. */

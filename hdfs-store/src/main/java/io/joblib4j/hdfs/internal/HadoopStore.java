@@ -269,6 +269,36 @@ abstract class HadoopStore implements Store {
     }
   }
 
+  /**
+   * What writers left in the temporary area ({@code .jl4j-tmp/}) and last wrote before {@code age}
+   * ago: one listing of that folder, and one of each temporary folder found old enough by its own time.
+   */
+  @Override
+  public List<StoreFile> temporaries(java.time.Duration age) throws IOException {
+    long cutoff = System.currentTimeMillis() - age.toMillis();
+    return outage.call(() -> {
+      List<StoreFile> out = new ArrayList<>();
+      for (FileStatus temp : listOrEmpty(tempArea)) {
+        long youngest = temp.getModificationTime();
+        long size = temp.isDirectory() ? 0 : temp.getLen();
+        if (youngest > cutoff) {
+          continue;
+        }
+        if (temp.isDirectory()) {
+          for (FileStatus f : listOrEmpty(temp.getPath())) {
+            youngest = Math.max(youngest, f.getModificationTime());
+            size += f.isDirectory() ? 0 : f.getLen();
+          }
+        }
+        if (youngest <= cutoff) {
+          out.add(new StoreFile(tempArea.getName() + "/" + temp.getPath().getName(), temp.isDirectory(), size,
+              Instant.ofEpochMilli(youngest)));
+        }
+      }
+      return out;
+    });
+  }
+
   @Override
   public void touch(String entry, Instant accessedAt) throws IOException {
     Path p = resolve(entry);
