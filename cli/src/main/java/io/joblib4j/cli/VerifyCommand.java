@@ -7,6 +7,16 @@ import io.joblib4j.cli.internal.Context;
 import io.joblib4j.cli.internal.Json;
 import io.joblib4j.cli.internal.Progress;
 import io.joblib4j.cli.internal.Text;
+import io.joblib4j.Memory;
+import io.joblib4j.spi.Store;
+import io.joblib4j.spi.StoreFile;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,11 +37,18 @@ final class VerifyCommand implements Callable<Integer> {
   @Option(names = "--json", description = "print JSON")
   boolean json;
 
+  /** Temporaries of writers that died: as old as Memory.verify wants them. */
+  static final Duration ABANDONED_AFTER = Duration.ofHours(1);
+
   @Override
   public Integer call() {
     Context c = Context.current();
-    try (MemoryCommands.Cache cache = MemoryCommands.Cache.open(where)) {
-      VerifyReport r = Progress.during("verifying", () -> cache.memory().verify(repair));
+    try (Store store = where.open()) {
+      // Opening a Memory sweeps the temporaries dead writers left (older than an hour) before verify can
+      // see them: read them first, through the store, so that they are reported all the same.
+      List<StoreFile> abandoned = temporaries(store);
+      MemoryCommands.Cache cache = new MemoryCommands.Cache(store, new Memory(store));
+      VerifyReport r = withAbandoned(Progress.during("verifying", () -> cache.memory().verify(repair)), abandoned, store);
       if (json) {
         ObjectNode doc = Json.document("verify", cache.location());
         doc.put("entriesChecked", r.entriesChecked());
@@ -60,5 +77,27 @@ final class VerifyCommand implements Callable<Integer> {
       }
       return r.ok() ? Main.OK : Main.FINDINGS;
     }
+  }
+
+  private static List<StoreFile> temporaries(Store store) {
+    try {
+      return store.temporaries(ABANDONED_AFTER);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list the temporaries at " + store.location() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The report with the temporaries found before Memory swept them, once each. */
+  private static VerifyReport withAbandoned(VerifyReport r, List<StoreFile> abandoned, Store store) {
+    Set<String> reported = new HashSet<>();
+    r.problems().forEach(p -> reported.add(p.path()));
+    List<VerifyReport.Problem> all = new ArrayList<>(r.problems());
+    for (StoreFile t : abandoned) {
+      if (reported.add(t.path())) {
+        all.add(new VerifyReport.Problem(VerifyReport.Kind.ABANDONED_TEMPORARY, t.path(),
+            "a temporary of a writer that died (last written " + t.lastModified() + ")"));
+      }
+    }
+    return new VerifyReport(r.entriesChecked(), all, r.repaired());
   }
 }
