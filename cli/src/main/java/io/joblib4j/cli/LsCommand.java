@@ -51,7 +51,7 @@ final class LsCommand implements Callable<Integer> {
         doc.put("totalBytes", shown.stream().mapToLong(CacheEntry::sizeBytes).sum());
         Json.print(c.out(), doc);
       } else if (listing.size() == 0) {
-        c.err().println("no entries at " + cache.location());
+        c.err().println("no entries at " + cache.typed());
       } else if (perEntry) {
         MemoryCommands.table(c.out(), shown);
       } else {

@@ -18,10 +18,10 @@ final class MemoryCommands {
   private MemoryCommands() {}
 
   /** An open store and the Memory over it; closing closes the store. */
-  record Cache(Store store, Memory memory) implements AutoCloseable {
+  record Cache(Store store, Memory memory, String typed) implements AutoCloseable {
     static Cache open(LocationOptions where) {
       Store store = where.open();
-      return new Cache(store, new Memory(store));
+      return new Cache(store, new Memory(store), where.location);
     }
 
     String location() {
@@ -53,8 +53,8 @@ final class MemoryCommands {
   }
 
   static CliException noSuchFunction(String function, Cache cache) {
-    return new CliException(Main.FINDINGS, "no entries of " + function + " at " + cache.location()
-        + " (joblib4j ls " + cache.location() + " lists the functions)");
+    return new CliException(Main.FINDINGS, "no entries of " + function + " at " + cache.typed()
+        + " (joblib4j ls " + cache.typed() + " lists the functions)");
   }
 
   static ObjectNode json(CacheEntry e) {

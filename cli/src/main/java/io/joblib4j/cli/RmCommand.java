@@ -50,14 +50,14 @@ final class RmCommand implements Callable<Integer> {
         deleted.forEach(e -> paths.add(e.path()));
       }
       if (deleted.isEmpty()) {
-        throw new CliException(Main.FINDINGS, "no function and no entry key " + target + " at " + cache.location());
+        throw new CliException(Main.FINDINGS, "no function and no entry key " + target + " at " + cache.typed());
       }
       if (!dryRun) {
         for (String p : paths) {
           try {
             cache.store().delete(p);
           } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete " + p + " at " + cache.location() + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot delete " + p + " at " + cache.typed() + ": " + e.getMessage(), e);
           }
         }
       }

@@ -83,8 +83,8 @@ final class StagesCommand {
           doc.put("totalBytes", entries.stream().mapToLong(StageEntry::bytes).sum());
           Json.print(c.out(), doc);
         } else if (entries.isEmpty()) {
-          c.err().println(stage == null ? "no stage entries at " + store.location()
-              : "no entries of stage " + stage + " at " + store.location());
+          c.err().println(stage == null ? "no stage entries at " + where.location
+              : "no entries of stage " + stage + " at " + where.location);
         } else {
           table(c.out(), entries);
         }
@@ -165,7 +165,7 @@ final class StagesCommand {
         }
         List<StageEntry> ofStage = all.stream().filter(e -> e.stage().equals(target) || e.name().equals(target)).toList();
         if (ofStage.isEmpty()) {
-          c.err().println("joblib4j: no stage and no entry key " + target + " at " + store.location());
+          c.err().println("joblib4j: no stage and no entry key " + target + " at " + where.location);
           return Main.FINDINGS;
         }
         int n = stages.clear(target);

@@ -47,7 +47,7 @@ final class VerifyCommand implements Callable<Integer> {
       // Opening a Memory sweeps the temporaries dead writers left (older than an hour) before verify can
       // see them: read them first, through the store, so that they are reported all the same.
       List<StoreFile> abandoned = temporaries(store);
-      MemoryCommands.Cache cache = new MemoryCommands.Cache(store, new Memory(store));
+      MemoryCommands.Cache cache = new MemoryCommands.Cache(store, new Memory(store), where.location);
       VerifyReport r = withAbandoned(Progress.during("verifying", () -> cache.memory().verify(repair)), abandoned, store);
       if (json) {
         ObjectNode doc = Json.document("verify", cache.location());
