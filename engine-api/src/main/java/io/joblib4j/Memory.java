@@ -510,6 +510,29 @@ public final class Memory implements Serializable {
   }
 
   /**
+   * Deletes one entry, or all of one function's entries, by its path as {@link CacheEntry#path()}
+   * or {@link CacheEntry#functionFolder()} give it ({@code joblib4j rm}). Nothing else can be deleted
+   * this way: a path that names neither is refused.
+   *
+   * @param path an entry's path ({@code <function folder>/<key>}) or a function's folder
+   * @return whether something was there to delete
+   * @throws IllegalArgumentException if {@code path} is neither an entry nor a function folder
+   * @throws java.io.UncheckedIOException if the store cannot delete it
+   */
+  @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+  public boolean remove(String path) {
+    Objects.requireNonNull(path, "path");
+    if (!enabled()) {
+      return false;
+    }
+    try {
+      return io.joblib4j.internal.memory.Catalog.remove(settings, path);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot delete " + path + " from " + location(), e);
+    }
+  }
+
+  /**
    * Checks the cache: reads every entry's result and compares its size and CRC32C with what its
    * metadata records, and looks for files in the functions' folders that Memory did not write and for
    * temporaries of writers that died (older than an hour). With {@code repair}, deletes what it found

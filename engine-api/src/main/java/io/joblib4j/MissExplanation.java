@@ -12,7 +12,8 @@ import org.apiguardian.api.API;
  *
  * <pre>{@code
  * MissExplanation why = memory.cache(Signals::hamming).explain(2048);
- * System.out.println(why);  // "Signals.hamming(2048) misses: the closest entry (1a2b...) has argument 0 (n) = 1024"
+ * System.out.println(why);
+ * // Signals.hamming(2048) misses; against the closest stored entry (5eff...): argument 0 (n) differs: stored 1024, now 2048
  * }</pre>
  *
  * @param call the function and the arguments, briefly ({@code Signals.hamming(2048)})
@@ -83,7 +84,8 @@ public record MissExplanation(String call, boolean cached, Optional<CacheEntry> 
       return call + " hits: its entry is stored";
     }
     if (closest.isEmpty()) {
-      return call + " misses: the function has no stored entries";
+      return call + " misses: the function has no stored entries"
+          + (differences.isEmpty() ? "" : "; " + differences.get(0) + " (its entries of older code were cleared)");
     }
     if (differences.isEmpty()) {
       return call + " misses: no stored entry for its key; the closest (" + closest.get().key()

@@ -256,6 +256,29 @@ public abstract class CacheManagementContractTest {
   }
 
   @Test
+  void removeDeletesAnEntryOrAFunctionsEntriesAndRefusesAnyOtherPath() throws Exception {
+    var g = memory.cache(CacheManagementContractTest::greet);
+    var r = memory.cache(CacheManagementContractTest::ramp);
+    g.apply("a", 1);
+    g.apply("b", 1);
+    r.apply(5);
+    CacheEntry one = g.entries().entries().get(0);
+    assertThat(memory.remove(one.path())).isTrue();
+    assertThat(memory.remove(one.path())).isFalse();
+    assertThat(memory.entries().size()).isEqualTo(2);
+    store.replace("mine.txt", "x".getBytes(StandardCharsets.UTF_8));
+    for (String bad : new String[] {"mine.txt", ".joblib4j", one.functionFolder() + "/function.json", ""}) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> memory.remove(bad)).as(bad)
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+    assertThat(memory.remove(r.entries().entries().get(0).functionFolder())).isTrue();
+    assertThat(memory.entries().stream().map(CacheEntry::function)).containsExactly("CacheManagementContractTest.greet");
+    assertThat(store.exists("mine.txt")).isTrue();
+    r.apply(5);
+    assertThat(calls("ramp")).isEqualTo(2); // recomputed after its removal
+  }
+
+  @Test
   void aBytesLimitKeepsTheCacheWithinItAfterStores() {
     Memory limited = Memory.builder(store).verbose(0).bytesLimit(20_000).build();
     var r = limited.cache(CacheManagementContractTest::ramp);

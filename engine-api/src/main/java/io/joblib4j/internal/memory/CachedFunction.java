@@ -178,6 +178,7 @@ final class CachedFunction implements Serializable {
       throw new UncheckedIOException("cannot clear " + identity().name() + " in " + store.location(), e);
     }
     CHECKED.removeIf(k -> k.startsWith(settings.location() + "|" + identity().folder() + "|"));
+    LimitKeeper.forget(settings.location());
   }
 
   /** This function's entries, with what their metadata.json records. */

@@ -94,6 +94,23 @@ public final class Catalog {
     return out;
   }
 
+  /** {@code Memory.remove}: an entry or a function folder, nothing else. */
+  public static boolean remove(CacheSettings settings, String path) throws IOException {
+    String[] s = path.split("/", -1);
+    boolean entry = s.length == 2 && Layout.isFunctionFolderName(s[0]) && Layout.isKey(s[1]);
+    boolean folder = s.length == 1 && Layout.isFunctionFolderName(s[0]);
+    if (!entry && !folder) {
+      throw new IllegalArgumentException("\"" + path + "\" is neither a cache entry (<function folder>/<32 hex digits>)"
+          + " nor a function's folder; list the cache (memory.entries()) for the paths it holds");
+    }
+    Store store = settings.store();
+    boolean there = store.exists(path);
+    store.delete(path);
+    CachedFunction.forgetChecks(settings.location());
+    LimitKeeper.forget(settings.location());
+    return there;
+  }
+
   /** {@code e} with what its {@code metadata.json} records; {@code e} itself if it cannot be read. */
   static CacheEntry withDetails(Store store, CacheEntry e) {
     MetadataJson.Read r = readMetadata(store, e.path());

@@ -49,6 +49,15 @@ abstract class Dir implements Closeable {
   /** Opens the child folder {@code name}. */
   abstract Dir openDir(String name) throws IOException;
 
+  /**
+   * Opens the child folder {@code name} whose attributes (not following links) the caller has just
+   * read: a listing saves the second {@code stat}. A link swapped in since is still refused ({@code
+   * O_NOFOLLOW}).
+   */
+  Dir openListedDir(String name, BasicFileAttributes listed) throws IOException {
+    return openDir(name);
+  }
+
   /** Opens the child file {@code name} with {@code options} (never following a link). */
   abstract FileChannel openFile(String name, Set<? extends OpenOption> options) throws IOException;
 
@@ -149,6 +158,18 @@ abstract class Dir implements Closeable {
         return new Secure(path.resolve(name), (SecureDirectoryStream<Path>) ds.newDirectoryStream(name(name), NOFOLLOW));
       } catch (FileSystemException e) {
         throw swappedOrRethrow(name, e); // a link swapped in since the stat: O_NOFOLLOW refused it
+      }
+    }
+
+    @Override
+    Dir openListedDir(String name, BasicFileAttributes listed) throws IOException {
+      if (listed == null || !listed.isDirectory() || listed.isSymbolicLink()) {
+        return openDir(name);
+      }
+      try {
+        return new Secure(path.resolve(name), (SecureDirectoryStream<Path>) ds.newDirectoryStream(name(name), NOFOLLOW));
+      } catch (FileSystemException e) {
+        throw swappedOrRethrow(name, e);
       }
     }
 

@@ -38,6 +38,7 @@ public final class Eviction {
       for (Item i : doomed) {
         store.delete(i.path());
       }
+      LimitKeeper.forget(settings.location());
       return doomed.size();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot reduce the cache at " + store.location(), e);

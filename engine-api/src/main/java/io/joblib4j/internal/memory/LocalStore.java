@@ -287,7 +287,7 @@ public final class LocalStore implements Store {
         tree.hook.at(Step.LIST_OPENING, childRel);
         Dir child;
         try {
-          child = d.openDir(name);
+          child = d.openListedDir(name, a); // just stat'ed: no second stat per folder
         } catch (IOException goneOrSwapped) {
           continue; // deleted, or replaced by a link, since it was seen
         }
