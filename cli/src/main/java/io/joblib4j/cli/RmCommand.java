@@ -5,8 +5,6 @@ import io.joblib4j.CacheListing;
 import io.joblib4j.cli.internal.CliException;
 import io.joblib4j.cli.internal.Context;
 import io.joblib4j.cli.internal.Text;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -54,11 +52,7 @@ final class RmCommand implements Callable<Integer> {
       }
       if (!dryRun) {
         for (String p : paths) {
-          try {
-            cache.store().delete(p);
-          } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete " + p + " at " + cache.typed() + ": " + e.getMessage(), e);
-          }
+          cache.memory().remove(p);
         }
       }
       long bytes = deleted.stream().mapToLong(CacheEntry::sizeBytes).sum();
