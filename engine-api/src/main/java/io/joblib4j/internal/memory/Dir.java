@@ -244,8 +244,12 @@ abstract class Dir implements Closeable {
     @Override
     List<String> names() throws IOException {
       List<String> out = new ArrayList<>();
-      if (!iterated) {
-        iterated = true; // a directory stream iterates once
+      boolean first;
+      synchronized (this) { // handles are shared by threads (the root's), and a stream iterates once
+        first = !iterated;
+        iterated = true;
+      }
+      if (first) {
         for (Path p : ds) {
           out.add(p.getFileName().toString());
         }

@@ -1,10 +1,17 @@
 package io.joblib4j.internal.memory;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +31,39 @@ class DirTest {
     Files.writeString(Files.createDirectories(dir.resolve("theirs")).resolve("claim.json"), "{}");
     try (Dir root = Dir.open(dir)) {
       assertThatThrownBy(() -> root.move("mine", root, "theirs")).isInstanceOf(DirectoryNotEmptyException.class);
+    }
+  }
+
+  /**
+   * The root's handle is shared by every thread of a store, and its directory stream iterates once:
+   * threads listing it at the same moment both took the one iteration ("Iterator already
+   * obtained", which made a Memory report its cache unusable while limits were being kept).
+   */
+  @Test
+  void threadsListingOneFolderAtOnceEachGetItsNames() throws Exception {
+    for (String name : new String[] {"a", "b", "c"}) {
+      Files.createDirectories(dir.resolve(name));
+    }
+    int threads = 8;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      for (int round = 0; round < 500; round++) {
+        try (Dir shared = Dir.open(dir)) {
+          CyclicBarrier together = new CyclicBarrier(threads);
+          List<Future<List<String>>> listed = new ArrayList<>();
+          for (int t = 0; t < threads; t++) {
+            listed.add(pool.submit(() -> {
+              together.await();
+              return shared.names();
+            }));
+          }
+          for (Future<List<String>> names : listed) {
+            assertThat(names.get()).containsExactlyInAnyOrder("a", "b", "c");
+          }
+        }
+      }
+    } finally {
+      pool.shutdownNow();
     }
   }
 }

@@ -251,10 +251,17 @@ class SingleFlightTest {
     return MemoryContractTest.callsOf("gated");
   }
 
+  /**
+   * Waits until {@code n} threads wait for another's computation: in {@code InFlight.await}, not
+   * merely under {@code InFlight.once} — the leader, blocked in the gated function, is there too,
+   * and counting it let a test interrupt a joiner that had not started yet (its task was then
+   * cancelled before it ran, and never reported).
+   */
   private static void awaitWaitingThreads(int n) throws InterruptedException {
     awaitTrue(() -> Thread.getAllStackTraces().entrySet().stream()
         .filter(e -> e.getKey().getState() == Thread.State.WAITING)
-        .filter(e -> java.util.Arrays.stream(e.getValue()).anyMatch(f -> f.getClassName().endsWith("InFlight")))
+        .filter(e -> java.util.Arrays.stream(e.getValue())
+            .anyMatch(f -> f.getClassName().endsWith("InFlight") && f.getMethodName().equals("await")))
         .count() >= n);
   }
 
