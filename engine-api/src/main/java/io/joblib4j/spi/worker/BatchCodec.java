@@ -132,7 +132,7 @@ public final class BatchCodec implements AutoCloseable {
    */
   public void completed(byte[] results, Batch batch, String worker, BatchListener listener) {
     try {
-      completed(WireInput.fromWorker(results, format, loader), results.length, batch, worker, listener);
+      completed(WireInput.fromWorker(results, format, loader), results.length, batch, worker, listener, () -> { });
     } catch (IOException e) {
       unreadable(batch, worker, listener, e);
     }
@@ -151,7 +151,8 @@ public final class BatchCodec implements AutoCloseable {
    */
   public void completed(Path file, long bytes, Batch batch, String worker, BatchListener listener) {
     try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
-      completed(WireInput.fromWorker(in, bytes, format, loader), bytes, batch, worker, listener);
+      // the file goes before the listener hears of the results: whoever waits for them finds it gone
+      completed(WireInput.fromWorker(in, bytes, format, loader), bytes, batch, worker, listener, () -> deleteQuietly(file));
     } catch (IOException e) {
       unreadable(batch, worker, listener, e);
     } finally {
@@ -167,7 +168,8 @@ public final class BatchCodec implements AutoCloseable {
     }
   }
 
-  private void completed(WireInput input, long bytes, Batch batch, String worker, BatchListener listener) {
+  private void completed(WireInput input, long bytes, Batch batch, String worker, BatchListener listener,
+      Runnable afterRead) {
     // InternalError too: the JDK's immutable collections throw it for a malformed serial form
     // ("length is odd", found by fuzzing)
     Object[] values;
@@ -178,12 +180,15 @@ public final class BatchCodec implements AutoCloseable {
             + batch.size() + " tasks");
       }
     } catch (OutOfMemoryError e) {
+      afterRead.run();
       listener.failed(parentOutOfMemory(batch, worker, bytes, e));
       return;
     } catch (Exception | LinkageError | StackOverflowError | InternalError e) {
+      afterRead.run();
       unreadable(batch, worker, listener, e);
       return;
     }
+    afterRead.run();
     listener.completed(BatchOutcome.success(values, worker));
   }
 
