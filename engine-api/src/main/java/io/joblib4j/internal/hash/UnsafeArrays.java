@@ -2,13 +2,20 @@ package io.joblib4j.internal.hash;
 
 /**
  * Base offsets of primitive arrays, for hashing them in place through zero-allocation-hashing's
- * Unsafe access (module jdk.unsupported, no --add-opens needed) instead of copying them to bytes.
+ * Unsafe access (module jdk.unsupported, no --add-opens needed) instead of copying them to bytes;
+ * also the processes backend's digests of shared arrays.
  */
-final class UnsafeArrays {
+public final class UnsafeArrays {
   private UnsafeArrays() {}
 
+  /**
+   * The byte offset of element 0 in {@code array}, a primitive array.
+   *
+   * @param array a primitive array
+   * @return its base offset for Unsafe access
+   */
   @SuppressWarnings("removal")
-  static long baseOffset(Object array) {
+  public static long baseOffset(Object array) {
     if (array instanceof double[]) return sun.misc.Unsafe.ARRAY_DOUBLE_BASE_OFFSET;
     if (array instanceof long[]) return sun.misc.Unsafe.ARRAY_LONG_BASE_OFFSET;
     if (array instanceof int[]) return sun.misc.Unsafe.ARRAY_INT_BASE_OFFSET;

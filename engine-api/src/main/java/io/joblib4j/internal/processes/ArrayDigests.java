@@ -1,5 +1,6 @@
 package io.joblib4j.internal.processes;
 
+import io.joblib4j.internal.hash.UnsafeArrays;
 import java.util.stream.IntStream;
 import net.openhft.hashing.Access;
 import net.openhft.hashing.LongTupleHashFunction;
@@ -18,7 +19,7 @@ final class ArrayDigests {
 
   /** The digest of primitive array {@code array}'s elements (and their count). */
   static long[] of(Object array) {
-    long base = baseOffset(array);
+    long base = UnsafeArrays.baseOffset(array);
     long bytes = SharedArrayFiles.byteSize(array);
     int chunks = (int) Math.max(1, (bytes + CHUNK - 1) / CHUNK);
     long[] digests = new long[2 * chunks + 1];
@@ -31,18 +32,5 @@ final class ArrayDigests {
       digests[2 * i + 1] = d[1];
     });
     return ROOT.hashLongs(digests);
-  }
-
-  @SuppressWarnings("removal")
-  private static long baseOffset(Object array) {
-    if (array instanceof double[]) return sun.misc.Unsafe.ARRAY_DOUBLE_BASE_OFFSET;
-    if (array instanceof long[]) return sun.misc.Unsafe.ARRAY_LONG_BASE_OFFSET;
-    if (array instanceof int[]) return sun.misc.Unsafe.ARRAY_INT_BASE_OFFSET;
-    if (array instanceof float[]) return sun.misc.Unsafe.ARRAY_FLOAT_BASE_OFFSET;
-    if (array instanceof byte[]) return sun.misc.Unsafe.ARRAY_BYTE_BASE_OFFSET;
-    if (array instanceof short[]) return sun.misc.Unsafe.ARRAY_SHORT_BASE_OFFSET;
-    if (array instanceof char[]) return sun.misc.Unsafe.ARRAY_CHAR_BASE_OFFSET;
-    if (array instanceof boolean[]) return sun.misc.Unsafe.ARRAY_BOOLEAN_BASE_OFFSET;
-    throw new IllegalArgumentException("not a primitive array: " + array.getClass());
   }
 }
