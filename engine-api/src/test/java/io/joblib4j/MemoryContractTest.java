@@ -460,13 +460,17 @@ public abstract class MemoryContractTest {
     }
   }
 
-  /** Waits (polling thread states, never for a set time) until {@code n} of the pool's threads block. */
+  /**
+   * Waits (polling thread states, never for a set time) until {@code n} of the pool's threads wait
+   * for a computation in flight. Only joiners count: the leader also has InFlight on its stack while
+   * it blocks in the gated function, and counting it let a late joiner miss the flight.
+   */
   protected static void awaitWaiting(ExecutorService pool, int n) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
       long waiting = Thread.getAllStackTraces().keySet().stream()
           .filter(t -> t.getName().startsWith("pool-") && (t.getState() == Thread.State.WAITING))
-          .filter(t -> java.util.Arrays.stream(t.getStackTrace()).anyMatch(e -> e.getClassName().endsWith("InFlight")))
+          .filter(t -> java.util.Arrays.stream(t.getStackTrace()).anyMatch(e -> e.getClassName().endsWith("InFlight") && e.getMethodName().equals("await")))
           .count();
       if (waiting >= n) {
         return;
