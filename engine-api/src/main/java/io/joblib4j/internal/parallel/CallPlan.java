@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.function.BiFunction;
 
 /**
@@ -168,7 +167,7 @@ public final class CallPlan {
 
   /** The backend call description for a call applying {@code description}. */
   CallSpec spec(String description) {
-    return new CallSpec("joblib4j-" + UUID.randomUUID(), nJobs, description, initializer,
+    return new CallSpec(CallIds.next(), nJobs, description, initializer,
         threadBudget, maxNbytes, tempFolder, timeout, verbose);
   }
 

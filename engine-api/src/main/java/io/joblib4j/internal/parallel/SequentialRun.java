@@ -7,7 +7,6 @@ import io.joblib4j.fn.Action;
 import io.joblib4j.internal.Sneaky;
 import io.joblib4j.internal.progress.ProgressTracker;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * A call with one job: each batch runs in the caller's thread when the caller asks for the next
@@ -40,7 +39,7 @@ final class SequentialRun implements CallResults.Producer {
     if (!started) {
       started = true;
       Delayed<?> first = source.peek();
-      progress.started(new CallInfo("joblib4j-" + UUID.randomUUID(), "sequential", 1,
+      progress.started(new CallInfo(CallIds.next(), "sequential", 1,
           first == null ? "tasks" : first.functionName(), plan.verbose()));
     }
     List<Delayed<?>> batch;

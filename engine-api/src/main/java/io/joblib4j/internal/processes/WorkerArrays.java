@@ -5,6 +5,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * A worker JVM's copies of the large primitive arrays, and its mappings of the NDArrays, of the
@@ -18,10 +21,24 @@ final class WorkerArrays {
   /** Copies of the files the pool keeps, by scope, kept across calls until the parent releases them. */
   private static final Map<String, Copy> KEPT = new HashMap<>();
 
-  /** A copy of a kept file, and the last call that used it. */
+  /**
+   * Checks the copies of kept files between calls, one at a time, off the path of the next call; in
+   * a holder so that a worker loads it only when it keeps a file (not while it starts).
+   */
+  private static final class Checker {
+    static final ExecutorService THREAD = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "joblib4j-worker-kept-array-check");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** A copy of a kept file, the last call that used it, and its check once that call ended. */
   private static final class Copy {
     final Object array;
     String lastCall;
+    /** The digest of the copy taken after {@link #lastCall} ended (no task holds it since), or null. */
+    CompletableFuture<long[]> checked;
 
     Copy(Object array, String lastCall) {
       this.array = array;
@@ -53,12 +70,14 @@ final class WorkerArrays {
   /**
    * The copy of a kept file, read once and used again by later calls. The tasks of a call may
    * write into the copy they share (as with a call's own copy), so the first use by another call
-   * checks that it still holds the file's content (its digest) and reads the file again if not.
+   * checks that it still holds the file's content (its digest) and reads the file again if not. The
+   * digest is taken when the call that used the copy last ends ({@link #release}), in the background,
+   * so that the next call usually finds it ready instead of waiting for it.
    */
   private static Object kept(SharedArrayRef ref) throws IOException {
     Copy c = KEPT.get(ref.kept().scope());
     if (c != null && !c.lastCall.equals(ref.callId())) {
-      long[] d = ArrayDigests.of(c.array);
+      long[] d = c.checked != null ? c.checked.join() : ArrayDigests.of(c.array);
       if (d[0] != ref.kept().digestHigh() || d[1] != ref.kept().digestLow()) {
         c = null; // a task of an earlier call changed it
       }
@@ -68,14 +87,21 @@ final class WorkerArrays {
       KEPT.put(ref.kept().scope(), c);
     }
     c.lastCall = ref.callId();
+    c.checked = null; // this call's tasks hold it now
     return c.array;
   }
 
   static synchronized void release(String scope) {
     if (scope.startsWith(KEPT_PREFIX)) {
       KEPT.remove(scope);
-    } else {
-      BY_CALL.remove(scope);
+      return;
+    }
+    BY_CALL.remove(scope);
+    for (Copy c : KEPT.values()) {
+      if (c.lastCall.equals(scope) && c.checked == null) {
+        Object array = c.array;
+        c.checked = CompletableFuture.supplyAsync(() -> ArrayDigests.of(array), Checker.THREAD);
+      }
     }
   }
 
