@@ -33,6 +33,7 @@ class OnePerWorkerBatchingTest {
     final Batching hint;
     final List<Batch> sent = new ArrayList<>();
     final List<BatchListener> listeners = new ArrayList<>();
+    final List<Integer> allSizes = new ArrayList<>();
     private boolean released;
 
     HoldingBackend(Batching hint) {
@@ -65,6 +66,7 @@ class OnePerWorkerBatchingTest {
         @Override
         public void submit(Batch batch, BatchListener listener) {
           synchronized (HoldingBackend.this) {
+            allSizes.add(batch.size());
             if (!released) {
               sent.add(batch);
               listeners.add(listener);
@@ -123,6 +125,18 @@ class OnePerWorkerBatchingTest {
       List<Integer> out = new ArrayList<>();
       it.forEachRemaining(out::add);
       assertThat(out).containsExactlyInAnyOrderElementsOf(IntStream.rangeClosed(1, 65).boxed().toList());
+    }
+  }
+
+  @Test
+  void mapOverACollectionKnowsItsSize() {
+    HoldingBackend backend = new HoldingBackend(Batching.ONE_PER_WORKER);
+    backend.release();
+    try (Parallel p = Parallel.builder().backend(backend).nJobs(2).build()) {
+      assertThat(p.map((Integer x) -> x * 2, IntStream.range(0, 64).boxed().toList())).hasSize(64);
+    }
+    synchronized (backend) {
+      assertThat(backend.allSizes).containsExactly(32, 32);
     }
   }
 
