@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class SparkConnectBackendContractIT extends BackendContractTest {
   @Override
   protected Backend newBackend() {
-    return ConnectServer.sparkBackend(ConnectServer.newSession(), ConnectServer.options());
+    return ConnectServer.sparkBackend(ConnectServer.session(), ConnectServer.options());
   }
 
   /**
