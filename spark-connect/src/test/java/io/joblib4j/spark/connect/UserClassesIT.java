@@ -29,10 +29,10 @@ class UserClassesIT {
   }
 
   @Test
-  void theApplicationsLambdasAndMethodsReachTheServerWithoutAJarsOption() {
-    SparkSession fresh = ConnectServer.newSession();
+  void theApplicationsLambdasAndMethodsReachTheServerWithoutAJarsOption() throws Exception {
     int offset = 3;
-    try (Parallel p = Parallel.builder().backend(new SparkConnectBackend(fresh)).nJobs(2).build()) {
+    try (SparkSession fresh = ConnectServer.newSession();
+         Parallel p = Parallel.builder().backend(new SparkConnectBackend(fresh)).nJobs(2).build()) {
       assertThat(p.map((Integer i) -> i + offset, List.of(1, 2, 3))).containsExactly(4, 5, 6);
       assertThat(p.map(UserClassesIT::times7, List.of(1, 2))).containsExactly(7, 14);
     }
@@ -46,7 +46,8 @@ class UserClassesIT {
         UserClassesIT.class.getClassLoader())) {
       @SuppressWarnings("unchecked")
       Fn1<Integer, Integer> triple = (Fn1<Integer, Integer>) loader.loadClass(pkg + ".Triple").getConstructor().newInstance();
-      try (Parallel p = Parallel.builder().backend(new SparkConnectBackend(ConnectServer.newSession())).nJobs(2).build()) {
+      try (SparkSession fresh = ConnectServer.newSession();
+           Parallel p = Parallel.builder().backend(new SparkConnectBackend(fresh)).nJobs(2).build()) {
         assertThat(p.map(triple, List.of(1, 2, 3))).containsExactly(3, 6, 9);
       }
     }
@@ -61,7 +62,8 @@ class UserClassesIT {
     assertThat(type.getProtectionDomain().getCodeSource().getLocation()).as("no code source, as a REPL's").isNull();
     @SuppressWarnings("unchecked")
     Fn1<Integer, Integer> triple = (Fn1<Integer, Integer>) type.getConstructor().newInstance();
-    try (Parallel p = Parallel.builder().backend(new SparkConnectBackend(ConnectServer.newSession())).nJobs(2).build()) {
+    try (SparkSession fresh = ConnectServer.newSession();
+         Parallel p = Parallel.builder().backend(new SparkConnectBackend(fresh)).nJobs(2).build()) {
       assertThat(p.map(triple, List.of(1, 2, 3))).containsExactly(3, 6, 9);
     }
   }
@@ -75,10 +77,14 @@ class UserClassesIT {
         + "  private static final long serialVersionUID = 1L;\n"
         + "  public Integer invoke(Integer x) { return 3 * x; }\n"
         + "}\n");
-    String fn = Path.of(Fn1.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-    int rc = ToolProvider.getSystemJavaCompiler().run(null, null, null, "-cp", fn, "-d", out.toString(), file.toString());
+    String cp = location(Fn1.class) + java.io.File.pathSeparator + location(org.apiguardian.api.API.class);
+    int rc = ToolProvider.getSystemJavaCompiler().run(null, null, null, "-cp", cp, "-d", out.toString(), file.toString());
     assertThat(rc).isZero();
     return out;
+  }
+
+  private static String location(Class<?> c) throws Exception {
+    return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
   }
 
   /**

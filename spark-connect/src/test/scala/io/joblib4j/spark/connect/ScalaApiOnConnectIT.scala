@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test
 class ScalaApiOnConnectIT {
   @Test
   def scalaFunctionsCollectionsAndDelayedRunOnTheConnectServer(): Unit = {
-    val parallel = Parallel.builder().backend(new SparkConnectBackend(ConnectServer.newSession())).nJobs(2).build()
+    val session = ConnectServer.newSession()
+    val parallel = Parallel.builder().backend(new SparkConnectBackend(session)).nJobs(2).build()
     try {
       assertEquals(Vector(1, 4, 9, 16, 25), parallel.map((x: Int) => x * x, 1 to 5))
       assertEquals(Vector(11, 12, 13), parallel.run((1 to 3).map(delayed(ScalaApiOnConnectIT.plusTen _))))
@@ -21,6 +22,7 @@ class ScalaApiOnConnectIT {
       assertFalse(pids.contains(ProcessHandle.current().pid()), s"tasks ran in the server's JVM, not here: $pids")
     } finally {
       parallel.close()
+      session.close()
     }
   }
 }
