@@ -14,13 +14,17 @@ import io.joblib4j.spi.Backends;
 import java.io.Serial;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Spliterator;
+import java.util.Spliterators;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 import org.apiguardian.api.API;
 
 /**
@@ -240,6 +244,11 @@ public final class Parallel implements AutoCloseable, Serializable {
         return delayed(fn, in.next());
       }
     };
+    if (inputs instanceof Collection<?> known) {
+      // the size travels with the tasks: a backend's batching hint can cut them per worker
+      return Calls.collect(start(StreamSupport.stream(Spliterators.spliterator(tasks, known.size(),
+          Spliterator.ORDERED), false), true));
+    }
     return Calls.collect(start(tasks, true));
   }
 

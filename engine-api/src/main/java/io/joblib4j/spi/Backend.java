@@ -58,6 +58,17 @@ public interface Backend extends AutoCloseable {
   }
 
   /**
+   * How the core should batch this backend's calls when the user sets neither {@code batchSize} nor
+   * {@code preDispatch}. The default, {@link Batching#ADAPTIVE}, is joblib's rule; a backend whose
+   * every batch is a costly remote operation returns {@link Batching#ONE_PER_WORKER}.
+   *
+   * @return the hint
+   */
+  default Batching batching() {
+    return Batching.ADAPTIVE;
+  }
+
+  /**
    * Prepares one {@code Parallel} call: starts or resizes workers, runs nothing yet. Workers that
    * need an initializer run {@link CallSpec#initializer()} once before their first task.
    *

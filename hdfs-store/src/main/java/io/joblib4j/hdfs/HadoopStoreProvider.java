@@ -1,6 +1,7 @@
 package io.joblib4j.hdfs;
 
 import io.joblib4j.hdfs.internal.Configurations;
+import io.joblib4j.hdfs.internal.ConnectClientSettings;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.StoreProvider;
 import java.io.IOException;
@@ -12,7 +13,10 @@ import org.apiguardian.api.API;
 /**
  * The {@link StoreProvider} for Hadoop schemes ({@link HadoopStores#SCHEMES}), listed in {@code
  * META-INF/services/io.joblib4j.spi.StoreProvider}: stores open with the Hadoop configuration in
- * scope and the options given (see {@link HadoopStoreOptions}).
+ * scope and the options given (see {@link HadoopStoreOptions}). In a Spark Connect client, which
+ * has no SparkContext to take the cluster's Hadoop settings from, a store opens only with settings
+ * of its own ({@code hadoop.*} options or a {@code core-site.xml} on the class path) and otherwise
+ * fails at once, saying so.
  */
 @API(status = API.Status.MAINTAINED, since = "0.1")
 public final class HadoopStoreProvider implements StoreProvider {
@@ -34,6 +38,7 @@ public final class HadoopStoreProvider implements StoreProvider {
 
   @Override
   public Store open(URI location, Map<String, Object> options) throws IOException {
+    ConnectClientSettings.require(location, options);
     return HadoopStores.open(location, Configurations.inScope(), options);
   }
 }

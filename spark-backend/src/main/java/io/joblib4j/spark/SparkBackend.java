@@ -6,6 +6,7 @@ import io.joblib4j.spark.internal.SparkSessions;
 import io.joblib4j.spi.Backend;
 import io.joblib4j.spi.BackendCall;
 import io.joblib4j.spi.BackendTraits;
+import io.joblib4j.spi.Batching;
 import io.joblib4j.spi.CallSpec;
 import java.util.Map;
 import java.util.Objects;
@@ -166,6 +167,17 @@ public final class SparkBackend implements Backend {
   @Override
   public int effectiveNJobs(int nJobs) {
     return connect != null ? connect.effectiveNJobs(nJobs) : engine.effectiveNJobs(nJobs);
+  }
+
+  /**
+   * On Spark Connect, the Connect path's hint (one batch per slot when the input's size is known:
+   * each batch is a Connect operation); on the classic path, joblib's adaptive batching.
+   *
+   * @return the batching hint
+   */
+  @Override
+  public Batching batching() {
+    return connect != null ? connect.batching() : Batching.ADAPTIVE;
   }
 
   @Override

@@ -8,6 +8,7 @@ import io.joblib4j.internal.CpuCount;
 import io.joblib4j.internal.progress.ConsoleBarReporter;
 import io.joblib4j.internal.progress.VerboseReporter;
 import io.joblib4j.spi.Backend;
+import io.joblib4j.spi.Batching;
 import io.joblib4j.spi.Backends;
 import io.joblib4j.spi.CallSpec;
 import io.joblib4j.spi.support.Warnings;
@@ -35,6 +36,8 @@ public final class CallPlan {
   private final boolean sequential;
   private final int batchSize;
   private final long preDispatchTasks;
+  /** The backend's {@link Batching#ONE_PER_WORKER} hint applies: the user set neither batchSize nor preDispatch. */
+  private final boolean onePerWorker;
   private final Duration timeout;
   private final int verbose;
   private final Action initializer;
@@ -45,13 +48,14 @@ public final class CallPlan {
   private final List<ProgressListener> listeners;
 
   private CallPlan(Backend backend, int nJobs, boolean sequential, int batchSize, long preDispatchTasks,
-      Duration timeout, int verbose, Action initializer, long maxNbytes, Path tempFolder,
+      boolean onePerWorker, Duration timeout, int verbose, Action initializer, long maxNbytes, Path tempFolder,
       int threadBudget, int taskNestingLevel, List<ProgressListener> listeners) {
     this.backend = backend;
     this.nJobs = nJobs;
     this.sequential = sequential;
     this.batchSize = batchSize;
     this.preDispatchTasks = preDispatchTasks;
+    this.onePerWorker = onePerWorker;
     this.timeout = timeout;
     this.verbose = verbose;
     this.initializer = initializer;
@@ -130,6 +134,9 @@ public final class CallPlan {
     int batchSize = pick(explicit.batchSize(), context.batchSize(), ConfigValues.AUTO_BATCH);
     String preDispatch = pick(explicit.preDispatch(), context.preDispatch(), "2*n_jobs");
     long preDispatchTasks = PreDispatch.tasks(preDispatch, nJobs);
+    boolean onePerWorker = !sequential && batchSize == ConfigValues.AUTO_BATCH
+        && pick(explicit.preDispatch(), context.preDispatch()) == null
+        && backend.batching() == Batching.ONE_PER_WORKER;
     Duration timeout = pick(explicit.timeout(), context.timeout());
     if (timeout != null && sequential) {
       Warnings.warn(CallPlan.class, "The sequential backend does not support timeout. You have set"
@@ -144,7 +151,7 @@ public final class CallPlan {
     if (user != null) {
       listeners.add(user);
     }
-    return new CallPlan(backend, nJobs, sequential, batchSize, preDispatchTasks, timeout, verbose,
+    return new CallPlan(backend, nJobs, sequential, batchSize, preDispatchTasks, onePerWorker, timeout, verbose,
         pick(explicit.initializer(), context.initializer()),
         pick(explicit.maxNbytes(), context.maxNbytes(), DEFAULT_MAX_NBYTES),
         pick(explicit.tempFolder(), context.tempFolder()), threadBudget, nestingLevel + 1,
@@ -199,6 +206,11 @@ public final class CallPlan {
 
   long preDispatchTasks() {
     return preDispatchTasks;
+  }
+
+  /** Whether a call of known size is cut into one batch per worker, all sent at once ({@link Batching#ONE_PER_WORKER}). */
+  boolean onePerWorker() {
+    return onePerWorker;
   }
 
   Duration timeout() {

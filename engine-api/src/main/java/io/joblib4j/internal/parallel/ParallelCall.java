@@ -46,6 +46,8 @@ final class ParallelCall implements CallResults.Producer {
   private final TaskSource source;
   private final BatchLimits limits;
   private final AutoBatcher batcher;
+  /** The batch size when the backend asked for one batch per worker and the input's size is known, else 0. */
+  private final int perWorkerSize;
   /** Samples tasks for the batcher; used under {@link #dispatchLock}. */
   private final HeapFootprint taskFootprint;
   /** Samples results for the batcher; used under its own monitor (completions run in many threads). */
@@ -93,10 +95,25 @@ final class ParallelCall implements CallResults.Producer {
     this.progress = progress;
     this.onFinish = onFinish;
     this.limits = BatchLimits.forCall(spec.nJobs());
-    this.batcher = plan.autoBatch() ? new AutoBatcher(limits) : null;
+    long known = plan.onePerWorker() ? source.knownSize() : -1;
+    this.perWorkerSize = known > 0 ? perWorkerSize(known, spec.nJobs(), source.peek(), limits) : 0;
+    this.batcher = plan.autoBatch() && perWorkerSize == 0 ? new AutoBatcher(limits) : null;
     this.taskFootprint = batcher != null ? new HeapFootprint() : null;
     this.resultFootprint = batcher != null ? new HeapFootprint() : null;
-    this.initialRemaining = plan.preDispatchTasks();
+    this.initialRemaining = perWorkerSize > 0 ? Math.min(known, 2L * spec.nJobs() * perWorkerSize)
+        : plan.preDispatchTasks();
+  }
+
+  /**
+   * The batch size of a call of {@code known} tasks on a backend that asks for one batch per worker:
+   * {@code known / nJobs} rounded up, or fewer tasks when the batch would pass the byte bound of a
+   * batch (a task's estimated heap bytes, twice: its result is taken to be as large).
+   */
+  static int perWorkerSize(long known, int nJobs, Delayed<?> sample, BatchLimits limits) {
+    long perWorker = (known + nJobs - 1) / nJobs;
+    long perTask = Math.max(1, 2 * new HeapFootprint().ofTask(sample));
+    long byBytes = Math.max(1, limits.maxBatchBytes() / perTask);
+    return (int) Math.min(Integer.MAX_VALUE, Math.min(perWorker, byBytes));
   }
 
   /**
@@ -128,8 +145,9 @@ final class ParallelCall implements CallResults.Producer {
   private void dispatchInitial() {
     dispatchLock.lock();
     try {
-      while (initialRemaining > 0 && dispatchOneBatch(true)) {
-        // joblib: keep dispatching until the pre-dispatch slice of the input is used up
+      while ((initialRemaining > 0 || perWorkerSize > 0 && !readyBatches.isEmpty()) && dispatchOneBatch(true)) {
+        // joblib: keep dispatching until the pre-dispatch slice of the input is used up (one batch per
+        // worker: until every batch cut from it is sent)
       }
       initialRemaining = 0;
       if (readyBatches.isEmpty() && source.exhausted()) {
@@ -166,7 +184,8 @@ final class ParallelCall implements CallResults.Producer {
         if (batcher != null) {
           sampleNextTask();
         }
-        long batchSize = batcher != null ? batcher.batchSize() : plan.fixedBatchSize();
+        long batchSize = batcher != null ? batcher.batchSize()
+            : perWorkerSize > 0 ? perWorkerSize : plan.fixedBatchSize();
         big = batchSize * nJobs;
         if (initial) {
           big = Math.min(big, initialRemaining);
@@ -182,8 +201,10 @@ final class ParallelCall implements CallResults.Producer {
       if (slice.isEmpty()) {
         return false;
       }
-      // near the end of the input, smaller batches keep the last workers from straggling
-      int finalSize = !initial && slice.size() < big
+      // near the end of the input, smaller batches keep the last workers from straggling (unless each
+      // batch costs the backend more than a straggler would: then the slice is cut evenly)
+      int finalSize = perWorkerSize > 0 ? (slice.size() + nJobs - 1) / nJobs
+          : !initial && slice.size() < big
           ? Math.max(1, slice.size() / (10 * nJobs))
           : Math.max(1, slice.size() / nJobs);
       for (int i = 0; i < slice.size(); i += finalSize) {

@@ -69,7 +69,7 @@ public final class Configurations {
   }
 
   /** The active SparkContext's or SparkEnv's Hadoop configuration, or null without Spark. */
-  private static Configuration fromSpark() {
+  static Configuration fromSpark() {
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
     if (loader == null) {
       loader = Configurations.class.getClassLoader();

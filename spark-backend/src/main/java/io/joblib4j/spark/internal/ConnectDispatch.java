@@ -92,9 +92,11 @@ public final class ConnectDispatch {
    * @param session a Connect session, or null
    * @param options the backend options
    * @return joblib4j-spark-connect's backend
-   * @throws UnsupportedOperationException if joblib4j-spark-connect is not on the class path
+   * @throws UnsupportedOperationException if joblib4j-spark-connect is not on the class path, or the
+   *     Connect client is Spark 3.x's
    */
   public static Backend backendOn(Object session, Map<String, Object> options) {
+    SparkVersion.refuseOldConnectClient();
     if (!Backends.available().contains(CONNECT_BACKEND)) {
       String what = session != null ? session.getClass().getName()
           : String.valueOf(SparkSessions.connectConfiguration() != null ? SparkSessions.connectConfiguration()

@@ -23,7 +23,14 @@ final class SparkVersion {
     if (checked) {
       return;
     }
-    requireSupported(running(), scala.util.Properties.versionNumberString());
+    String spark;
+    try {
+      spark = running();
+    } catch (LinkageError noSparkCore) {
+      refuseOldConnectClient(); // a Spark 3.x Connect client has none of spark-core
+      throw noSparkCore;
+    }
+    requireSupported(spark, scala.util.Properties.versionNumberString());
     if (untested(running())) {
       Warnings.warn(SparkVersion.class, "joblib4j's spark backend is tested on " + SUPPORTED + "; this is"
           + " Spark " + running() + ". It should work; report what does not.");
@@ -35,6 +42,46 @@ final class SparkVersion {
     Optional<String> problem = problem(spark, scala);
     if (problem.isPresent()) {
       throw new UnsupportedOperationException(problem.get());
+    }
+  }
+
+  /**
+   * Refuses a Spark 3.x Spark Connect client: its session is {@code org.apache.spark.sql.SparkSession}
+   * itself (no {@code org.apache.spark.sql.connect.SparkSession}), with the client's classes beside it.
+   * Told apart by class names only, so that nothing of either client is loaded.
+   */
+  static void refuseOldConnectClient() {
+    ClassLoader loader = SparkVersion.class.getClassLoader();
+    if (present(CONNECT_CLIENT, loader) && !present(ConnectDispatch.CONNECT_SESSION, loader)) {
+      throw new UnsupportedOperationException("joblib4j's spark backend runs on " + SUPPORTED + " with Scala 2.13"
+          + " (Java 17 or newer); this JVM has a Spark 3.x Spark Connect client (spark-connect-client-jvm "
+          + versionOf(CONNECT_CLIENT, loader) + ": its session is org.apache.spark.sql.SparkSession, and"
+          + " Spark 4's org.apache.spark.sql.connect.SparkSession is absent), whose classes it was not built"
+          + " against: Spark 3.x is not supported. Use a Spark 4 Connect client (Databricks Connect for a"
+          + " Spark 4 runtime) with joblib4j-spark-connect_2.13, a classic session on a Spark 4 cluster"
+          + " (a dedicated / single-user cluster, spark.api.mode=classic), or backend(\"threads\") for local"
+          + " work.");
+    }
+  }
+
+  /** The Connect client's own class, in Spark 3.5 and 4 alike. */
+  static final String CONNECT_CLIENT = "org.apache.spark.sql.connect.client.SparkConnectClient";
+
+  private static boolean present(String name, ClassLoader loader) {
+    try {
+      Class.forName(name, false, loader);
+      return true;
+    } catch (ClassNotFoundException | LinkageError absent) {
+      return false;
+    }
+  }
+
+  private static String versionOf(String name, ClassLoader loader) {
+    try {
+      String v = Class.forName(name, false, loader).getPackage().getImplementationVersion();
+      return v != null ? v : "3.x";
+    } catch (ClassNotFoundException | LinkageError absent) {
+      return "3.x";
     }
   }
 

@@ -4,6 +4,7 @@ import io.joblib4j.spark.connect.internal.ConnectEngine;
 import io.joblib4j.spi.Backend;
 import io.joblib4j.spi.BackendCall;
 import io.joblib4j.spi.BackendTraits;
+import io.joblib4j.spi.Batching;
 import io.joblib4j.spi.CallSpec;
 import java.util.Map;
 import java.util.Objects;
@@ -14,8 +15,10 @@ import org.apiguardian.api.API;
  * The {@code spark} backend on a Spark Connect session: each batch of a {@code Parallel} call runs
  * on the server's executors as one row of a typed {@code mapPartitions}, and its results come back
  * through the Connect result stream. The client needs only the Spark Connect client; the executors
- * need joblib4j and the tasks' classes, which this backend adds to the session as artifacts
- * (joblib4j's jars by itself, the application's with the {@code jars} option).
+ * need joblib4j and the tasks' classes, which this backend adds to the session as artifacts:
+ * joblib4j's jars, and the jars and class folders of every class it sends (a REPL's output folder
+ * through the client's class finder); others with the {@code jars} option. Task arguments over
+ * {@code maxNbytes} cross once per session, as a jar of their own.
  *
  * <pre>{@code
  * SparkSession spark = SparkSession.builder().remote("sc://host:15002").getOrCreate();
@@ -25,7 +28,7 @@ import org.apiguardian.api.API;
  * }</pre>
  *
  * <p>Backend options ({@code ParallelConfig.backend("spark").option(...)} or the constructor's map):
- * {@code jars} (the application's jars or class folders' jars, comma-separated, added once per session),
+ * {@code jars} (more jars or class folders for the executors, comma-separated, added once per session),
  * {@code slots} (what {@code nJobs(-1)} means when the client should not ask the server), {@code
  * maxResultSize} (bytes one batch's results may take; 128 MiB less room for the frames). See the
  * README's "Spark Connect: what differs".
@@ -89,6 +92,18 @@ public final class SparkConnectBackend implements Backend {
   @Override
   public int capacity() {
     return engine.capacity();
+  }
+
+  /**
+   * One batch per slot, all sent at once, when the input's size is known and the user sets neither
+   * {@code batchSize} nor {@code preDispatch}: each batch is a Connect operation, whose overhead
+   * adaptive batching cannot amortize.
+   *
+   * @return {@link Batching#ONE_PER_WORKER}
+   */
+  @Override
+  public Batching batching() {
+    return engine.batching();
   }
 
   @Override

@@ -37,6 +37,11 @@ public final class ConnectServer {
     return session;
   }
 
+  /** A new session on the shared server, with no artifact of its own yet. */
+  public static SparkSession newSession() {
+    return ((org.apache.spark.sql.connect.SparkSession) session()).newSession();
+  }
+
   /** The options that give the server the tests' classes. */
   public static Map<String, Object> options() {
     return Map.of("jars", System.getProperty("joblib4j.it.jars"));
@@ -74,7 +79,7 @@ public final class ConnectServer {
       }
       List<String> cmd = new ArrayList<>();
       cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      cmd.add("-Xmx1536m");
+      cmd.add("-Xmx2560m"); // room for SharedArgumentIT's 400 MB argument beside Spark
       cmd.add("-XX:+UseParallelGC");
       cmd.addAll(Arrays.asList(System.getProperty("joblib4j.it.jvmFlags", "").trim().split("\\s+")));
       cmd.addAll(List.of("-cp", classpath,

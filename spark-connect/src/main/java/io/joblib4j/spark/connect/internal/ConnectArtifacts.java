@@ -1,28 +1,26 @@
 package io.joblib4j.spark.connect.internal;
 
-import java.net.URISyntaxException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.CodeSource;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.sql.connect.SparkSession;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.apache.spark.sql.connect.client.REPLClassDirMonitor;
 
 /**
- * The jars a Connect server's executors need to run joblib4j's tasks, added to the session once:
- * joblib4j's own (engine-api, this module) and the libraries engine-api brings that Spark does not
- * ship (Kryo 5, zero-allocation-hashing, ASM) — or the one bundle jar that holds them — found where
- * the client loaded those classes from, and the application's jars the {@code jars} option names.
+ * What a Connect session was given, so that each jar crosses once per session: joblib4j's own jars
+ * (engine-api, this module, Kryo 5, zero-allocation-hashing, ASM — or the one bundle jar that holds
+ * them), the application's jars and class folders, and the jars of shared arguments. A session is
+ * known by its id; a jar by its file name, which is what the server files it under.
  */
 final class ConnectArtifacts {
-  private static final Logger LOG = LoggerFactory.getLogger(ConnectArtifacts.class);
-  /** Classes whose jars the executors need; one jar may hold several (the bundle). */
+  /** Classes whose code the executors need; one jar may hold several (the bundle). */
   static final List<String> JOBLIB4J_CLASSES = List.of(
       "io.joblib4j.Joblib",
       "io.joblib4j.spark.connect.internal.ConnectTask",
@@ -31,63 +29,83 @@ final class ConnectArtifacts {
       "org.objectweb.asm.ClassReader",
       "io.joblib4j.shaded.kryo5.Kryo");
 
-  /** What each session (by id) was given already: a jar is added once per session. */
-  private static final Map<String, Set<Path>> ADDED = new ConcurrentHashMap<>();
+  /** Per session id: the artifact names given, with the file each came from. */
+  private static final Map<String, Map<String, Path>> ADDED = new ConcurrentHashMap<>();
+  /** Per session id: the REPL output folders whose class finder is registered. */
+  private static final Map<String, Set<Path>> REPL_FOLDERS = new ConcurrentHashMap<>();
+  private static final AtomicLong UPLOADS = new AtomicLong();
 
   private ConnectArtifacts() {}
 
-  /** joblib4j's jars as this JVM loaded them; classes loaded from folders (an IDE's) are skipped, with a note. */
-  static List<Path> joblib4jJars() {
-    Set<Path> jars = new LinkedHashSet<>();
+  /** Where this JVM loaded joblib4j's classes from (jars, or the folders of a build). */
+  static Set<CodeLocation> joblib4jCode() {
+    Set<CodeLocation> out = new LinkedHashSet<>();
     for (String name : JOBLIB4J_CLASSES) {
-      Path where = locationOf(name);
-      if (where == null) {
-        continue;
-      }
-      if (Files.isRegularFile(where) && where.toString().endsWith(".jar")) {
-        jars.add(where);
-      } else {
-        LOG.warn("joblib4j: {} was loaded from {}, which is not a jar: the Connect server cannot be given it."
-            + " Build the jar, or add it to the session yourself (session.addArtifact)", name, where);
+      try {
+        out.add(CodeLocation.of(Class.forName(name, false, ConnectArtifacts.class.getClassLoader())));
+      } catch (ClassNotFoundException | LinkageError absent) {
+        // not on this class path (the bundle relocates some): nothing to ship
       }
     }
-    return new ArrayList<>(jars);
+    return out;
   }
 
-  private static Path locationOf(String className) {
-    try {
-      Class<?> c = Class.forName(className, false, ConnectArtifacts.class.getClassLoader());
-      CodeSource source = c.getProtectionDomain().getCodeSource();
-      return source == null || source.getLocation() == null ? null : Path.of(source.getLocation().toURI());
-    } catch (ClassNotFoundException | LinkageError | URISyntaxException | SecurityException
-        | IllegalArgumentException absent) {
-      return null; // not on this class path (the bundle relocates some): nothing to ship
-    }
+  /** Whether {@code session} was given an artifact of this name. */
+  static boolean added(SparkSession session, String name) {
+    return ADDED.getOrDefault(session.sessionId(), Map.of()).containsKey(name);
   }
 
   /**
-   * Adds each of {@code jars} to {@code session} unless it was added before.
+   * Adds {@code jar} to {@code session} unless a jar of its name was added before; a different
+   * file of a name already taken goes under a name of its own (the server refuses to replace one).
    *
-   * @return how many were added now
+   * @return whether it was uploaded now
    */
-  static int addOnce(SparkSession session, List<Path> jars) {
-    Set<Path> added = ADDED.computeIfAbsent(session.sessionId(), id -> ConcurrentHashMap.newKeySet());
-    int now = 0;
-    synchronized (added) {
-      for (Path jar : jars) {
-        Path p = jar.toAbsolutePath().normalize();
-        if (added.contains(p)) {
-          continue;
-        }
-        if (!Files.isRegularFile(p)) {
-          throw new IllegalArgumentException("joblib4j: " + p + " (a jar the Spark Connect server's executors"
-              + " should be given) does not exist");
-        }
-        session.addArtifact(p.toString());
-        added.add(p);
-        now++;
-      }
+  static boolean addOnce(SparkSession session, Path jar) {
+    Path p = jar.toAbsolutePath().normalize();
+    if (!Files.isRegularFile(p)) {
+      throw new IllegalArgumentException("joblib4j: " + p + " (a jar the Spark Connect server's executors"
+          + " should be given) does not exist");
     }
-    return now;
+    Map<String, Path> given = ADDED.computeIfAbsent(session.sessionId(), id -> new ConcurrentHashMap<>());
+    synchronized (given) {
+      String name = p.getFileName().toString();
+      Path before = given.get(name);
+      if (p.equals(before)) {
+        return false;
+      }
+      if (before != null) {
+        name = name.replaceFirst("\\.jar$", "") + "-" + Integer.toHexString(p.toString().hashCode()) + ".jar";
+        if (given.containsKey(name)) {
+          return false;
+        }
+        p = copyAs(p, name);
+      }
+      session.addArtifact(p.toString());
+      UPLOADS.incrementAndGet();
+      given.put(name, jar.toAbsolutePath().normalize());
+      return true;
+    }
+  }
+
+  /** Registers the client's class finder for a REPL's output folder, once per session. */
+  static void registerReplFolder(SparkSession session, Path folder) {
+    if (REPL_FOLDERS.computeIfAbsent(session.sessionId(), id -> ConcurrentHashMap.newKeySet()).add(folder)) {
+      session.registerClassFinder(new REPLClassDirMonitor(folder.toAbsolutePath().toString()));
+    }
+  }
+
+  /** How many jars this JVM uploaded to any session, for tests. */
+  static long uploads() {
+    return UPLOADS.get();
+  }
+
+  private static Path copyAs(Path jar, String name) {
+    try {
+      Path dir = Files.createTempDirectory(TempJars.dir(), "renamed-");
+      return Files.copy(jar, dir.resolve(name));
+    } catch (IOException e) {
+      throw new UncheckedIOException("joblib4j: cannot copy " + jar + " to give it to the Spark Connect server", e);
+    }
   }
 }

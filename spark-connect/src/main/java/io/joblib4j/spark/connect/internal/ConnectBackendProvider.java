@@ -22,6 +22,7 @@ public final class ConnectBackendProvider implements BackendProvider {
 
   @Override
   public Backend create(Map<String, Object> options) {
+    ConnectClientVersion.requireSupported();
     Map<String, Object> rest = new HashMap<>(options);
     Object session = rest.remove(SESSION);
     if (session == null) {

@@ -41,6 +41,8 @@ final class ConnectCall implements BackendCall {
   private final BatchCodec codec;
   private final byte[] initializer;
   private final ConnectTask task;
+  /** Gives the session the code of the classes the last encoded batch noted (blocks until it is there). */
+  private final Runnable shipCode;
   private final Executor pool;
   private final Runnable onClose;
   private final String tag;
@@ -55,12 +57,13 @@ final class ConnectCall implements BackendCall {
   private record Pending(long seq, Batch batch, BatchListener listener, byte[] request) {}
 
   ConnectCall(SparkSession session, CallSpec spec, BatchCodec codec, byte[] initializer, ConnectTask task,
-      Executor pool, Runnable onClose) {
+      Runnable shipCode, Executor pool, Runnable onClose) {
     this.session = session;
     this.spec = spec;
     this.codec = codec;
     this.initializer = initializer;
     this.task = task;
+    this.shipCode = shipCode;
     this.pool = pool;
     this.onClose = onClose;
     this.tag = tagOf(spec.callId());
@@ -78,6 +81,14 @@ final class ConnectCall implements BackendCall {
       payload = codec.encodeBatch(batch);
     } catch (TaskSerializationException e) {
       listener.failed(e);
+      return;
+    }
+    try {
+      shipCode.run();
+    } catch (RuntimeException e) {
+      listener.failed(new JoblibException("joblib4j: the code of " + batch.description() + " of " + spec.callId()
+          + " could not be given to the Spark Connect server: " + e.getMessage() + ". Add the application's jars"
+          + " with the backend option jars, or session.addArtifact", e));
       return;
     }
     synchronized (this) {

@@ -2,9 +2,9 @@ package io.joblib4j.spark.connect.internal;
 
 import io.joblib4j.spi.BackendCall;
 import io.joblib4j.spi.BackendTraits;
+import io.joblib4j.spi.Batching;
 import io.joblib4j.spi.CallSpec;
 import io.joblib4j.spi.support.ByteSizes;
-import io.joblib4j.spi.worker.ArgumentSharer;
 import io.joblib4j.spi.worker.BatchCodec;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,7 +33,7 @@ public final class ConnectEngine implements AutoCloseable {
   static final Set<String> OPTIONS = Set.of("jars", "slots", "maxResultSize");
 
   private final org.apache.spark.sql.connect.SparkSession session;
-  private final List<Path> jars;
+  private final UserCode code;
   private final int slotsOption;
   private final long maxResultBytes;
   private final Set<BackendCall> calls = ConcurrentHashMap.newKeySet();
@@ -49,6 +49,7 @@ public final class ConnectEngine implements AutoCloseable {
    * @throws IllegalArgumentException for a classic session, an unknown option or a bad value
    */
   public ConnectEngine(SparkSession session, Map<String, Object> options) {
+    ConnectClientVersion.requireSupported();
     if (!(session instanceof org.apache.spark.sql.connect.SparkSession connect)) {
       throw new IllegalArgumentException("SparkConnectBackend runs on a Spark Connect session; "
           + session.getClass().getName() + " is a classic session: use new SparkBackend(session)");
@@ -60,7 +61,15 @@ public final class ConnectEngine implements AutoCloseable {
       }
     }
     this.session = connect;
-    this.jars = paths(options.get("jars"));
+    this.code = new UserCode(connect);
+    ConnectArtifacts.joblib4jCode().forEach(code::note);
+    for (Path jar : paths(options.get("jars"))) {
+      if (!java.nio.file.Files.exists(jar)) {
+        throw new IllegalArgumentException("option jars names " + jar + ", which does not exist");
+      }
+      code.note(new CodeLocation(java.nio.file.Files.isDirectory(jar) ? CodeLocation.Kind.FOLDER
+          : CodeLocation.Kind.JAR, jar.toAbsolutePath().normalize()));
+    }
     this.slotsOption = options.containsKey("slots") ? positive("slots", options.get("slots")) : 0;
     this.maxResultBytes = options.containsKey("maxResultSize")
         ? ByteSizes.parse(String.valueOf(options.get("maxResultSize"))) : 0;
@@ -79,6 +88,7 @@ public final class ConnectEngine implements AutoCloseable {
    * @throws IllegalStateException if there is none, saying how to make one
    */
   public static SparkSession activeSession() {
+    ConnectClientVersion.requireSupported();
     Option<org.apache.spark.sql.connect.SparkSession> s = org.apache.spark.sql.connect.SparkSession.getActiveSession();
     if (s.isEmpty()) {
       s = org.apache.spark.sql.connect.SparkSession.getDefaultSession();
@@ -131,6 +141,16 @@ public final class ConnectEngine implements AutoCloseable {
   }
 
   /**
+   * One batch per slot, all sent at once, for an input of known size: every batch is a Connect
+   * operation (plan, analysis, a Spark job), an overhead adaptive batching cannot amortize.
+   *
+   * @return {@link Batching#ONE_PER_WORKER}
+   */
+  public Batching batching() {
+    return Batching.ONE_PER_WORKER;
+  }
+
+  /**
    * Starts a call.
    *
    * @param spec the call
@@ -142,21 +162,26 @@ public final class ConnectEngine implements AutoCloseable {
         throw new IllegalStateException("this spark backend is closed; build a new one");
       }
     }
-    List<Path> ship = new ArrayList<>(ConnectArtifacts.joblib4jJars());
-    ship.addAll(jars);
-    ConnectArtifacts.addOnce(session, ship);
+    code.ship(); // joblib4j's own and the jars option's, once per session
     BatchCodec codec = BatchCodec.builder()
         .wireFormat(ConnectTask.WIRE_FORMAT)
         .classLoader(Thread.currentThread().getContextClassLoader())
-        .sharer(ArgumentSharer.none())
+        .refuseClasses(code::note) // refuses nothing: notes where each class's code is, to ship it
+        .sharer(new ConnectSharer(session, spec.maxNbytes(), code))
         .destination("the Spark Connect server's executors")
-        .classPathHint("The server loads classes from the session's artifacts: add the application's jars with"
-            + " the backend option jars or session.addArtifact")
+        .classPathHint("The server loads classes from the session's artifacts: joblib4j adds the jars and class"
+            + " folders of the classes it sends; add others with the backend option jars or session.addArtifact,"
+            + " and for REPL code kept in memory register the REPL's class finder (session.registerClassFinder)")
         .build();
-    byte[] initializer = spec.initializer() == null ? null : codec.encodeInitializer(spec.initializer());
+    byte[] initializer = null;
+    if (spec.initializer() != null) {
+      code.noteFunction(spec.initializer());
+      initializer = codec.encodeInitializer(spec.initializer());
+      code.ship();
+    }
     ConnectCall[] self = new ConnectCall[1];
     ConnectCall call = new ConnectCall(session, spec, codec, initializer, new ConnectTask(spec.callId(), maxResultBytes),
-        pool, () -> calls.remove(self[0]));
+        code::ship, pool, () -> calls.remove(self[0]));
     self[0] = call;
     calls.add(call);
     return call;

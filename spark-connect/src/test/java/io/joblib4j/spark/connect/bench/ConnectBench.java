@@ -1,5 +1,6 @@
 package io.joblib4j.spark.connect.bench;
 
+import static io.joblib4j.Delayed.delayed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.joblib4j.Parallel;
@@ -53,6 +54,19 @@ class ConnectBench {
     }
   }
 
+  private static int round;
+
+  /** New content every round: a shared argument is sent once per session and content, so each round sends its own. */
+  static byte[] freshBytes(int mib) {
+    byte[] b = new byte[mib << 20];
+    java.util.Arrays.fill(b, (byte) ++round);
+    return b;
+  }
+
+  static int firstByte(byte[] data, int i) {
+    return data[0] + i;
+  }
+
   static long sleep50(long x) throws InterruptedException {
     Thread.sleep(50); // stands for 50 ms of work
     return x;
@@ -73,13 +87,13 @@ class ConnectBench {
             .collectAsList();
         assertThat(r).hasSize(64);
       });
-      report("64 x 50 ms, joblib4j Connect path, nJobs(-1), auto batches", () -> {
+      report("64 x 50 ms, joblib4j Connect path, nJobs(-1), defaults", () -> {
         try (Parallel p = Parallel.builder().backend(backend).nJobs(-1).build()) {
           assertThat(p.map(ConnectBench::sleep50, in64)).hasSize(64);
         }
       });
-      report("64 x 50 ms, joblib4j Connect path, nJobs(-1), batchSize(" + 64 / slots + ")", () -> {
-        try (Parallel p = Parallel.builder().backend(backend).nJobs(-1).batchSize(64 / slots).build()) {
+      report("64 x 50 ms, joblib4j Connect path, nJobs(-1), preDispatch(2*n_jobs) (adaptive, as before)", () -> {
+        try (Parallel p = Parallel.builder().backend(backend).nJobs(-1).preDispatch("2*n_jobs").build()) {
           assertThat(p.map(ConnectBench::sleep50, in64)).hasSize(64);
         }
       });
@@ -94,20 +108,37 @@ class ConnectBench {
             .collectAsList();
         assertThat(r).hasSize(10_000);
       });
-      report("10,000 tiny, joblib4j Connect path, nJobs(-1), auto batches", () -> {
+      report("10,000 tiny, joblib4j Connect path, nJobs(-1), defaults", () -> {
         try (Parallel p = Parallel.builder().backend(backend).nJobs(-1).build()) {
           assertThat(p.map((Long x) -> x + 1, in10k)).hasSize(10_000);
         }
       });
-      report("10,000 tiny, joblib4j Connect path, nJobs(-1), batchSize(" + 10_000 / slots + ")", () -> {
-        try (Parallel p = Parallel.builder().backend(backend).nJobs(-1).batchSize(10_000 / slots).build()) {
+      report("10,000 tiny, joblib4j Connect path, nJobs(-1), preDispatch(2*n_jobs) (adaptive, as before)", () -> {
+        try (Parallel p = Parallel.builder().backend(backend).nJobs(-1).preDispatch("2*n_jobs").build()) {
           assertThat(p.map((Long x) -> x + 1, in10k)).hasSize(10_000);
+        }
+      });
+      int mib = Integer.getInteger("bench.sharedMib", 8);
+      report(mib + " MiB argument x 8 batches of 1, shared once (maxNbytes default)", () -> {
+        byte[] big = freshBytes(mib);
+        try (Parallel p = Parallel.builder().backend(backend).nJobs(-1).batchSize(1).build()) {
+          assertThat(p.run(IntStream.range(0, 8).mapToObj(i -> delayed(ConnectBench::firstByte, big, i)).toList()))
+              .hasSize(8);
         }
       });
       report("10,000 tiny, joblib4j Connect path, nJobs(-1), batchSize(" + 10_000 / slots + "), preDispatch(all)", () -> {
         try (Parallel p = Parallel.builder().backend(backend).nJobs(-1).batchSize(10_000 / slots).preDispatch("all")
             .build()) {
           assertThat(p.map((Long x) -> x + 1, in10k)).hasSize(10_000);
+        }
+      });
+      // last: a large argument inside every batch makes the server materialize it per operation,
+      // which is what may exhaust its heap (it did with 32 MiB)
+      report(mib + " MiB argument x 8 batches of 1, inside every batch (maxNbytes(-1))", () -> {
+        byte[] big = freshBytes(mib);
+        try (Parallel p = Parallel.builder().backend(backend).nJobs(-1).batchSize(1).maxNbytes(-1).build()) {
+          assertThat(p.run(IntStream.range(0, 8).mapToObj(i -> delayed(ConnectBench::firstByte, big, i)).toList()))
+              .hasSize(8);
         }
       });
     }
