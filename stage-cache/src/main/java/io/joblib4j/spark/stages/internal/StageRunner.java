@@ -50,7 +50,8 @@ import scala.jdk.javaapi.CollectionConverters;
  *   <li>A hit is a committed entry ({@code entry.json} published through the {@link Store}) whose
  *       data files are all there with the sizes it lists, and no others: then the stage function is
  *       not called and the result is the data read with the stored schema.
- *   <li>A miss computes the stage, writes its result into a data folder of its own ({@code <key>.<attempt>}),
+ *   <li>A miss computes the stage (its plain Delta inputs read at the keyed versions, {@link
+ *       DeltaTables}), writes its result into a data folder of its own ({@code <key>.<attempt>}),
  *       counts its rows on the way ({@link Observation}), reads it back (Spark's listing of the
  *       folder for that read is the record's list of files), and publishes the record. The store's
  *       publish is atomic and create-if-absent (a NameNode rename on HDFS, an exclusive create of a
@@ -99,8 +100,13 @@ public final class StageRunner {
     return settings;
   }
 
-  /** The key of a call, and the stage folder it goes in. */
-  record Keyed(String stage, String name, String identity, KeyParts parts, String key) {}
+  /**
+   * The key of a call, and the stage folder it goes in.
+   *
+   * @param deltaPins per Dataset argument (by index), the plain Delta reads it keyed: location to version
+   */
+  record Keyed(String stage, String name, String identity, KeyParts parts, String key,
+      Map<Integer, Map<String, Long>> deltaPins) {}
 
   Keyed keyOf(StageSpec spec, Object[] args) {
     if (args.length != spec.arity()) {
@@ -126,11 +132,15 @@ public final class StageRunner {
     parts.add("output", Joblib.hash(output), settings.format() + (spec.partitionBy().isEmpty() ? ""
         : " partitioned by " + spec.partitionBy()));
     PlanKeys.Allowances allow = new PlanKeys.Allowances(spec.allowNondeterministic(), spec.inputKey() != null);
+    Map<Integer, Map<String, Long>> deltaPins = new TreeMap<>();
     for (int i = 0; i < args.length; i++) {
       Object a = args[i];
       String name = "arg" + i;
       if (a instanceof Dataset<?> ds) {
-        PlanKeys.addDataset(parts, name, ds, allow);
+        Map<String, Long> pins = PlanKeys.addDataset(parts, name, ds, allow);
+        if (!pins.isEmpty()) {
+          deltaPins.put(i, pins);
+        }
       } else if (a instanceof SparkSession) {
         parts.add(name, "session", "the SparkSession (not part of the key)");
       } else {
@@ -147,7 +157,7 @@ public final class StageRunner {
       parts.input("inputKey: " + spec.inputKey());
     }
     String stage = StageLayout.stageFolder(f.name(), f.identity());
-    return new Keyed(stage, f.name(), f.identity(), parts, parts.key());
+    return new Keyed(stage, f.name(), f.identity(), parts, parts.key(), deltaPins);
   }
 
   private TreeMap<String, String> resultSettings() {
@@ -283,7 +293,7 @@ public final class StageRunner {
   }
 
   private Dataset<Row> computeAndPublish(Keyed k, StageSpec spec, Object[] args) {
-    Dataset<?> result = invoke(spec, args, k.name());
+    Dataset<?> result = invoke(spec, atKeyedVersions(k, args), k.name());
     String attempt = UUID.randomUUID().toString();
     String dataFolder = StageLayout.dataFolder(k.key(), attempt);
     String dataRel = StageLayout.data(k.stage(), dataFolder);
@@ -346,6 +356,18 @@ public final class StageRunner {
         deleteDataQuietly(dataRel);
       }
     }
+  }
+
+  /** The arguments, each plain Delta read in them pinned at the version the key holds. */
+  private static Object[] atKeyedVersions(Keyed k, Object[] args) {
+    if (k.deltaPins().isEmpty()) {
+      return args;
+    }
+    Object[] out = args.clone();
+    for (Map.Entry<Integer, Map<String, Long>> e : k.deltaPins().entrySet()) {
+      out[e.getKey()] = DeltaTables.readAt((Dataset<?>) args[e.getKey()], e.getValue());
+    }
+    return out;
   }
 
   /** The rows the write counted: its metrics arrive with the write's end, so this does not wait long. */
