@@ -15,10 +15,14 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A store that counts the calls made to another: what a stage call costs, in file system operations. */
+/**
+ * A store that counts the calls made to another (what a stage call costs, in file system
+ * operations), and whose publish can be made to fail.
+ */
 final class CountingStore implements Store {
   private final Store inner;
   private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+  private volatile IOException publishFailure;
 
   CountingStore(Store inner) {
     this.inner = inner;
@@ -28,6 +32,11 @@ final class CountingStore implements Store {
   int calls(String operation) {
     AtomicInteger n = calls.get(operation);
     return n == null ? 0 : n.get();
+  }
+
+  /** Every publish from now on throws {@code failure} (null: publishes again). */
+  void failPublishWith(IOException failure) {
+    this.publishFailure = failure;
   }
 
   void reset() {
@@ -58,6 +67,9 @@ final class CountingStore implements Store {
   @Override
   public Publication publish(String entry, List<EntryFile> files) throws IOException {
     count("publish");
+    if (publishFailure != null) {
+      throw publishFailure;
+    }
     return inner.publish(entry, files);
   }
 
