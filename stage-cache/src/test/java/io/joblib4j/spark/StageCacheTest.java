@@ -272,6 +272,28 @@ class StageCacheTest {
   }
 
   @Test
+  void aForeignDataFileInPlaceOfOneOfOursIsNeverReadWithTheStoredSchema() throws IOException {
+    Stage1<Dataset<Row>> clean = stages.cache(Pipelines::clean);
+    StructType stored = clean.apply(raw()).schema();
+    Path data = Path.of(java.net.URI.create(clean.entries().get(0).data()));
+    Path ours;
+    try (Stream<Path> files = Files.list(data)) {
+      ours = files.filter(f -> f.getFileName().toString().endsWith(".parquet")).findFirst().orElseThrow();
+    }
+    // a Parquet file of another table, with another schema, under the name of one of ours
+    Path foreign = dir.resolve("foreign");
+    spark.range(0, 1000, 1, 1).selectExpr("cast(id as string) as name").write().parquet(foreign.toString());
+    Files.copy(onlyPart(foreign), ours, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.deleteIfExists(ours.resolveSibling("." + ours.getFileName() + ".crc"));
+
+    Dataset<Row> again = clean.apply(raw());
+    assertThat(Pipelines.CLEAN_CALLS).hasValue(2); // the entry was found damaged, deleted and computed again
+    assertThat(again.schema()).isEqualTo(stored);
+    assertThat(again.count()).isEqualTo(50);
+    assertThat(Files.exists(data)).isFalse(); // the damaged entry's data went with it
+  }
+
+  @Test
   void dataNoEntryNamesIsNeverReadAndTheSweepRemovesIt() throws IOException {
     Stage1<Dataset<Row>> clean = stages.cache(Pipelines::clean);
     clean.apply(raw());
