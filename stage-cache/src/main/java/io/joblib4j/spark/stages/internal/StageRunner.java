@@ -243,9 +243,9 @@ public final class StageRunner {
    * into the file from the Dataset whose schema the record stores, file names carry the writing job's
    * unique id, and a file that is not one of those written (added, removed, cut short, extended,
    * written over with other content of another size) changes this set. What it cannot see is a file
-   * written over in place with other content of exactly the same size; Parquet and ORC then fail
-   * the read on a footer that is not theirs rather than return other rows, and damage below the file
-   * system is what HDFS's block checksums are for.
+   * written over in place, under its own name, with other content of exactly the same size (damaged
+   * bytes then fail the query on the footer; another valid file of that size would be read); nothing
+   * of joblib4j writes there, and damage below the file system is what HDFS's block checksums are for.
    */
   private static String verify(EntryRecord r, Dataset<Row> data) {
     Map<String, Long> found = new HashMap<>();
