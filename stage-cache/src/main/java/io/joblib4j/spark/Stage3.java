@@ -86,7 +86,8 @@ public final class Stage3<A, B, C> implements Fn3<A, B, C, Dataset<Row>> {
 
   /**
    * This stage, with a key of your own for inputs the stage cache cannot fingerprint (a JDBC or
-   * Delta table, an RDD): the stage is keyed by it instead, so change it when the input changes.
+   * Iceberg table, a Delta change data feed, an RDD): the stage is keyed by it instead, so change
+   * it when the input changes.
    *
    * @param key a table version, an export date, a snapshot id
    * @return the stage with the option

@@ -41,7 +41,8 @@ import org.apiguardian.api.API;
  * <p>The key: the stage function's identity, code version and captured values (as {@code Memory}
  * keys functions), each plain argument ({@code Joblib.hash}), and for each Dataset argument its
  * analyzed plan in canonical form, the code of its UDFs and typed operations, and its inputs' files
- * (path, length, modification time), local rows, or the key of the stage that wrote them; with the
+ * (path, length, modification time), a Delta table's id and version (read at that version when
+ * the stage computes), local rows, or the key of the stage that wrote them; with the
  * Spark version and the SQL settings that change results. What cannot be keyed is refused with a
  * {@link StageKeyException}. The README's "Pipeline stages" lists what gives a new entry.
  *
@@ -239,7 +240,8 @@ public final class StageCache {
 
     /**
      * After each new entry, delete the least recently read entries until the data of all entries
-     * takes at most this much.
+     * takes at most this much. Held after every new entry this JVM makes; entries other JVMs add
+     * count from the next full prune, at most a minute later (README, "Limits").
      *
      * @param size such as {@code "50G"} or {@code "500M"}
      * @return this builder
@@ -251,7 +253,8 @@ public final class StageCache {
     }
 
     /**
-     * After each new entry, delete the least recently read entries until at most this many remain.
+     * After each new entry, delete the least recently read entries until at most this many remain,
+     * as {@link #maxBytes} holds its size.
      *
      * @param count a positive count
      * @return this builder
@@ -266,7 +269,8 @@ public final class StageCache {
     }
 
     /**
-     * After each new entry, delete entries not read for this long.
+     * After a new entry, at most once a minute per JVM, delete entries not read for this long (never
+     * the entry just published).
      *
      * @param age a positive duration
      * @return this builder

@@ -28,6 +28,12 @@ public final class Pipelines {
     return clean.withColumn("source", lit("enriched"));
   }
 
+  /** Adds a bucket column (id mod 3), for a partitioned result. */
+  public static Dataset<Row> bucketed(Dataset<Row> raw) {
+    CLEAN_CALLS.incrementAndGet();
+    return raw.withColumn("bucket", col("id").mod(3));
+  }
+
   /** Joins two inputs and scales by a plain argument. */
   public static Dataset<Row> join(Dataset<Row> left, Dataset<Row> right, int factor) {
     JOIN_CALLS.incrementAndGet();

@@ -13,11 +13,8 @@ import io.joblib4j.fn.Fn1;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.spark.api.java.JavaRDD;
@@ -242,7 +239,7 @@ class StageCacheTest {
     clean.apply(raw());
     assertThat(Pipelines.CLEAN_CALLS).hasValue(2);
 
-    MutableClock clock = new MutableClock();
+    TestClock clock = new TestClock(Instant.parse("2026-12-01T10:00:00Z"));
     StageCache timed = StageCache.builder(spark, dir.resolve("timed").toString()).clock(clock).build();
     timed.cache(Pipelines::clean).expiresAfter(Duration.ofHours(1)).apply(raw());
     clock.advance(Duration.ofMinutes(30));
@@ -275,6 +272,28 @@ class StageCacheTest {
   }
 
   @Test
+  void aForeignDataFileInPlaceOfOneOfOursIsNeverReadWithTheStoredSchema() throws IOException {
+    Stage1<Dataset<Row>> clean = stages.cache(Pipelines::clean);
+    StructType stored = clean.apply(raw()).schema();
+    Path data = Path.of(java.net.URI.create(clean.entries().get(0).data()));
+    Path ours;
+    try (Stream<Path> files = Files.list(data)) {
+      ours = files.filter(f -> f.getFileName().toString().endsWith(".parquet")).findFirst().orElseThrow();
+    }
+    // a Parquet file of another table, with another schema, under the name of one of ours
+    Path foreign = dir.resolve("foreign");
+    spark.range(0, 1000, 1, 1).selectExpr("cast(id as string) as name").write().parquet(foreign.toString());
+    Files.copy(onlyPart(foreign), ours, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.deleteIfExists(ours.resolveSibling("." + ours.getFileName() + ".crc"));
+
+    Dataset<Row> again = clean.apply(raw());
+    assertThat(Pipelines.CLEAN_CALLS).hasValue(2); // the entry was found damaged, deleted and computed again
+    assertThat(again.schema()).isEqualTo(stored);
+    assertThat(again.count()).isEqualTo(50);
+    assertThat(Files.exists(data)).isFalse(); // the damaged entry's data went with it
+  }
+
+  @Test
   void dataNoEntryNamesIsNeverReadAndTheSweepRemovesIt() throws IOException {
     Stage1<Dataset<Row>> clean = stages.cache(Pipelines::clean);
     clean.apply(raw());
@@ -296,7 +315,7 @@ class StageCacheTest {
 
   @Test
   void listingClearingAndPruning() {
-    MutableClock clock = new MutableClock();
+    TestClock clock = new TestClock(Instant.parse("2026-12-01T10:00:00Z"));
     StageCache limited = StageCache.builder(spark, dir.resolve("limited").toString()).clock(clock).maxEntries(2).build();
     Stage1<Dataset<Row>> clean = limited.cache(Pipelines::clean);
     for (int n = 10; n <= 30; n += 10) {
@@ -364,33 +383,5 @@ class StageCacheTest {
     assertThatThrownBy(() -> stages.cache(failing).apply(raw())).isInstanceOf(IllegalStateException.class)
         .hasMessage("the stage's own failure");
     assertThat(stages.entries()).isEmpty();
-  }
-
-  /** A clock tests move by hand. */
-  static final class MutableClock extends Clock {
-    private Instant now = Instant.parse("2026-12-01T10:00:00Z");
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public java.time.ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
-
-  static Comparator<StageEntry> byCreated() {
-    return Comparator.comparing(StageEntry::created);
   }
 }

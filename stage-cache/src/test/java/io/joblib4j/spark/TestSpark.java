@@ -16,6 +16,9 @@ public final class TestSpark {
           .config("spark.ui.enabled", "false")
           .config("spark.driver.host", "127.0.0.1")
           .config("spark.sql.shuffle.partitions", "2")
+          // Delta tables as inputs (DeltaInputTest); the stage cache itself never links Delta
+          .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+          .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
           .getOrCreate();
     }
     return session;

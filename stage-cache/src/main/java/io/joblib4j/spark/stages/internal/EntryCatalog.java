@@ -9,8 +9,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -132,27 +134,78 @@ public final class EntryCatalog {
    * or null is no limit). Returns the entries deleted.
    */
   public List<Listed> prune(long maxBytes, int maxEntries, Duration maxAge, Instant now) throws IOException {
-    List<Listed> all = new ArrayList<>(list());
-    all.sort(Comparator.comparing(Listed::lastAccess).reversed());
+    return prune(maxBytes, maxEntries, maxAge, now, Set.of()).deleted();
+  }
+
+  /**
+   * What a prune did.
+   *
+   * @param deleted the entries deleted
+   * @param keptEntries how many entries it left
+   * @param keptBytes the data bytes of those it left (0 when it pruned by no size limit: not read then)
+   */
+  public record Pruned(List<Listed> deleted, int keptEntries, long keptBytes) {}
+
+  /**
+   * {@link #prune(long, int, Duration, Instant)}, keeping the entries named in {@code keep} ({@code
+   * stage/key}, an entry just published) whatever their age and counting them first. Records are
+   * read only where needed: every entry's when there is a size limit (its bytes), otherwise only the
+   * deleted ones' (their data folders); the rest is one listing per stage.
+   */
+  public Pruned prune(long maxBytes, int maxEntries, Duration maxAge, Instant now, Set<String> keep)
+      throws IOException {
+    List<Present> all = new ArrayList<>();
+    for (String stage : stages()) {
+      for (StoreFile f : store.children(StageLayout.stageDir(stage))) {
+        String key = f.path().substring(f.path().lastIndexOf('/') + 1);
+        if (f.directory() && StageLayout.isKey(key)) {
+          all.add(new Present(stage, key, f.lastModified(), keep.contains(stage + "/" + key)));
+        }
+      }
+    }
+    all.sort(Comparator.comparing(Present::kept).thenComparing(Present::lastAccess).reversed());
     List<Listed> doomed = new ArrayList<>();
     long bytes = 0;
     int kept = 0;
-    for (Listed l : all) {
-      boolean tooOld = maxAge != null && !maxAge.isZero() && !maxAge.isNegative()
-          && l.lastAccess().isBefore(now.minus(maxAge));
+    for (Present p : all) {
+      EntryRecord r = null;
+      if (maxBytes > 0) {
+        r = readOrWarn(p);
+        if (r == null) {
+          continue; // damaged: left alone, as list() leaves it out
+        }
+      }
+      boolean tooOld = !p.kept() && maxAge != null && !maxAge.isZero() && !maxAge.isNegative()
+          && p.lastAccess().isBefore(now.minus(maxAge));
       boolean tooMany = maxEntries > 0 && kept + 1 > maxEntries;
-      boolean tooBig = maxBytes > 0 && bytes + l.record().bytes() > maxBytes;
+      boolean tooBig = r != null && bytes + r.bytes() > maxBytes;
       if (tooOld || tooMany || tooBig) {
-        doomed.add(l);
+        r = r != null ? r : readOrWarn(p);
+        if (r != null) {
+          doomed.add(new Listed(r, p.lastAccess()));
+        }
       } else {
         kept++;
-        bytes += l.record().bytes();
+        bytes += r == null ? 0 : r.bytes();
       }
     }
     for (Listed l : doomed) {
       delete(l.record().stage(), l.record().key(), l.record().data());
     }
-    return doomed;
+    return new Pruned(doomed, kept, bytes);
+  }
+
+  /** An entry's folder as listed: when it was last read, and whether the prune must keep it. */
+  private record Present(String stage, String key, Instant lastAccess, boolean kept) {}
+
+  private EntryRecord readOrWarn(Present p) {
+    try {
+      return read(p.stage(), p.key()).orElse(null);
+    } catch (IOException e) {
+      Warnings.warn(EntryCatalog.class, "skipping the stage entry " + StageLayout.entry(p.stage(), p.key()) + " in "
+          + store.location() + ": " + e.getMessage());
+      return null;
+    }
   }
 
   /**
@@ -169,38 +222,68 @@ public final class EntryCatalog {
     return removed;
   }
 
-  /** {@link #sweep(Duration, Instant)} for one stage folder. */
+  /**
+   * {@link #sweep(Duration, Instant)} for one stage folder: two listings, and a record read only for
+   * a key with several old data folders. A data folder is named {@code <key>.<attempt>} and an
+   * entry names one folder of its own key, so the only folder of a key with an entry is that
+   * entry's (or, if the entry lost its data, harmless to keep until the entry is found damaged and
+   * deleted), and every folder of a key without an entry is abandoned.
+   */
   public int sweep(String stage, Duration age, Instant now) throws IOException {
     List<StoreFile> attempts = store.children(StageLayout.dataRoot(stage));
     if (attempts.isEmpty()) {
       return 0;
     }
-    Set<String> referenced = new HashSet<>();
+    Instant cutoff = now.minus(age);
+    Map<String, Integer> foldersPerKey = new HashMap<>();
+    for (StoreFile a : attempts) {
+      StageLayout.keyOfDataFolder(name(a)).ifPresent(k -> foldersPerKey.merge(k, 1, Integer::sum));
+    }
+    Set<String> keysWithEntries = new HashSet<>();
     for (StoreFile f : store.children(StageLayout.stageDir(stage))) {
-      String key = f.path().substring(f.path().lastIndexOf('/') + 1);
-      if (f.directory() && StageLayout.isKey(key)) {
-        try {
-          read(stage, key).ifPresent(r -> referenced.add(r.data()));
-        } catch (IOException e) {
-          return 0; // an unreadable record may name any folder: sweep nothing of this stage
-        }
+      if (f.directory() && StageLayout.isKey(name(f))) {
+        keysWithEntries.add(name(f));
       }
     }
+    Map<String, Optional<String>> referenced = new HashMap<>(); // key -> the data folder its entry names
     int removed = 0;
     for (StoreFile attempt : attempts) {
-      String name = attempt.path().substring(attempt.path().lastIndexOf('/') + 1);
-      if (!attempt.directory() || referenced.contains(name) || StageLayout.keyOfDataFolder(name).isEmpty()) {
-        continue;
+      String name = name(attempt);
+      Optional<String> key = StageLayout.keyOfDataFolder(name);
+      if (!attempt.directory() || key.isEmpty() || !attempt.lastModified().isBefore(cutoff)) {
+        continue; // not ours, or young: a writer may be at work in it
+      }
+      if (keysWithEntries.contains(key.get())) {
+        if (foldersPerKey.get(key.get()) == 1) {
+          continue;
+        }
+        Optional<String> named = referenced.computeIfAbsent(key.get(), k -> dataFolderOf(stage, k));
+        if (named == null || named.isEmpty() || named.get().equals(name)) {
+          continue; // the entry's own folder, or a record that cannot be read and may name any of them
+        }
       }
       Instant youngest = attempt.lastModified();
       for (StoreFile f : store.list(attempt.path())) {
         youngest = f.lastModified().isAfter(youngest) ? f.lastModified() : youngest;
       }
-      if (youngest.isBefore(now.minus(age))) {
+      if (youngest.isBefore(cutoff)) {
         store.delete(attempt.path());
         removed++;
       }
     }
     return removed;
+  }
+
+  /** The data folder the entry of {@code key} names; empty if it has none now; null if its record cannot be read. */
+  private Optional<String> dataFolderOf(String stage, String key) {
+    try {
+      return read(stage, key).map(EntryRecord::data);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static String name(StoreFile f) {
+    return f.path().substring(f.path().lastIndexOf('/') + 1);
   }
 }

@@ -62,6 +62,10 @@ public final class PlanKeys {
   /** Leaves whose whole content is in the plan's JSON. */
   private static final Set<String> SELF_CONTAINED_LEAVES = Set.of("Range", "OneRowRelation", "CTERelationRef",
       "LocalLimit", "EmptyRelation");
+  /** Why a Delta read other than a plain or time-travel one is refused. */
+  private static final String DELTA_SHAPES = "the stage cache finds the version of a Delta table only in a plain"
+      + " read of it (spark.read().format(\"delta\").load(path), spark.table(name)) or a time-travel one"
+      + " (versionAsOf, timestampAsOf), and cannot see which version this one reads";
   private static final Pattern JVM_ID = Pattern.compile(",?\"jvmId\":\"[0-9a-f-]{36}\"");
 
   /** What the stage allows; see {@code Stage1.allowNondeterministic} and {@code inputKey}. */
@@ -69,8 +73,12 @@ public final class PlanKeys {
 
   private PlanKeys() {}
 
-  /** Adds {@code prefix.plan}, {@code prefix.inputs} and {@code prefix.code} for {@code ds}. */
-  public static void addDataset(KeyParts parts, String prefix, Dataset<?> ds, Allowances allow) {
+  /**
+   * Adds {@code prefix.plan}, {@code prefix.inputs} and {@code prefix.code} for {@code ds}. Returns
+   * the plain (not time-travel) Delta reads it keyed, location to version: a call that computes
+   * reads them at those versions ({@link DeltaTables#readAt}).
+   */
+  public static Map<String, Long> addDataset(KeyParts parts, String prefix, Dataset<?> ds, Allowances allow) {
     if (ds.isStreaming()) {
       throw new StageKeyException(prefix + " is a streaming Dataset: a stage's result must be a finite"
           + " table. Cache the stage on a batch Dataset (spark.read() instead of spark.readStream()).");
@@ -91,6 +99,7 @@ public final class PlanKeys {
     for (String d : walk.inputsDescribed) {
       parts.input(prefix + ": " + d);
     }
+    return walk.deltaPins;
   }
 
   /** One pass over a plan and its subqueries. */
@@ -102,6 +111,7 @@ public final class PlanKeys {
     final List<String> code = new ArrayList<>();
     final List<String> codeNames = new ArrayList<>();
     final Map<Object, Boolean> seenFunctions = new IdentityHashMap<>();
+    final Map<String, Long> deltaPins = new TreeMap<>();
     int nodes;
 
     Walk(String prefix, Allowances allow) {
@@ -168,9 +178,15 @@ public final class PlanKeys {
       } else if (leaf instanceof DataSourceV2Relation v2) {
         if (v2.table() instanceof FileTable ft) {
           files(ft.fileIndex(), ft.formatName(), Map.of(), ft.schema().json());
+        } else if (DeltaTables.isDelta(v2.table())) {
+          refuse("the Delta table " + v2.table().name() + " as a DataSource V2 table (" + v2.table().getClass().getName()
+              + ")", DELTA_SHAPES);
+        } else if (v2.table().getClass().getName().startsWith("org.apache.iceberg.")) {
+          refuse("the Iceberg table " + v2.table().name(), "the stage cache does not read Iceberg snapshot ids (Iceberg"
+              + " publishes no Spark runtime for Spark 4.2, so this could not be built and tested)");
         } else {
           refuse("the table " + v2.table().name() + " (" + v2.table().getClass().getName() + ")",
-              "its content has no version the stage cache can read (an Iceberg snapshot id, a JDBC table)");
+              "its content has no version the stage cache can read (a JDBC or other DataSource V2 table)");
         }
       } else if (kind.equals("LogicalRDD") || kind.equals("ExternalRDD")) {
         refuse("an RDD (" + leaf.nodeName() + ", from createDataFrame(rdd) or rdd.toDS())",
@@ -188,6 +204,10 @@ public final class PlanKeys {
         return;
       }
       String cls = relation.getClass().getName();
+      if (DeltaTables.isDelta(relation)) {
+        refuse("a Delta table through a " + cls + " (a change data feed or another read of Delta's own)", DELTA_SHAPES);
+        return;
+      }
       if (cls.contains(".jdbc.")) {
         refuse("a JDBC table (" + relation + ")", "a database table has no version the stage cache can read");
       }
@@ -195,6 +215,10 @@ public final class PlanKeys {
     }
 
     void files(FileIndex index, String format, Map<String, String> options, String schemas) {
+      if (DeltaTables.isDelta(index)) {
+        delta(index, schemas);
+        return;
+      }
       List<String> roots = new ArrayList<>();
       for (Path p : CollectionConverters.asJava(index.rootPaths())) {
         roots.add(p.toString());
@@ -217,9 +241,7 @@ public final class PlanKeys {
             .filterPartitions(CollectionConverters.asScala(List.<Expression>of()).toSeq());
       }
       if (!(listed instanceof PartitioningAwareFileIndex files)) {
-        String what = index.getClass().getName();
-        refuse("files through a " + what + (what.contains("delta") || what.contains("Tahoe") ? " (a Delta table)" : ""),
-            "its files alone do not say what it holds (a Delta table's deletion vectors and log)");
+        refuse("files through a " + index.getClass().getName(), "the stage cache does not know how to list them");
         return;
       }
       List<FileStatus> all = new ArrayList<>(CollectionConverters.asJava(files.allFiles()));
@@ -232,6 +254,28 @@ public final class PlanKeys {
       inputs.append(format).append('\t').append(options).append('\t').append(schemas).append('\n');
       inputsDescribed.add(all.size() + " " + format + " file" + (all.size() == 1 ? "" : "s") + " (" + bytes + " bytes) under "
           + String.join(", ", roots));
+    }
+
+    /** A Delta table: its location, table id and the version the plan reads (its snapshot at analysis). */
+    void delta(FileIndex index, String schemas) {
+      java.util.Optional<DeltaTables.Version> found = DeltaTables.versionOf(index);
+      if (found.isEmpty()) {
+        refuse("a Delta table through a " + index.getClass().getName(), DELTA_SHAPES);
+        return;
+      }
+      DeltaTables.Version v = found.get();
+      inputs.append("delta\t").append(v.location()).append('\t').append(v.tableId()).append('\t').append(v.version())
+          .append('\t').append(schemas).append('\n');
+      inputsDescribed.add("Delta table " + v.location() + " at version " + v.version()
+          + (v.timeTravel() ? " (versionAsOf)" : ""));
+      if (!v.timeTravel()) {
+        Long other = deltaPins.put(v.location(), v.version());
+        if (other != null && other != v.version()) {
+          throw new StageKeyException(prefix + " reads the Delta table " + v.location() + " at two versions ("
+              + other + " and " + v.version() + ") without versionAsOf: make both reads again, or pin them with"
+              + " versionAsOf");
+        }
+      }
     }
 
     void localRows(LocalRelation local) {

@@ -12,7 +12,6 @@ import io.joblib4j.fn.Fn4;
 import io.joblib4j.spark.StageKeyException;
 import io.joblib4j.spi.EntryFile;
 import io.joblib4j.spi.Store;
-import io.joblib4j.spi.StoreFile;
 import io.joblib4j.spi.support.Warnings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,12 +26,16 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.spark.sql.DataFrameWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Observation;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
+import org.apache.spark.sql.execution.datasources.LogicalRelation;
+import org.apache.spark.sql.execution.datasources.PartitioningAwareFileIndex;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
 import scala.jdk.javaapi.CollectionConverters;
@@ -47,12 +50,14 @@ import scala.jdk.javaapi.CollectionConverters;
  *   <li>A hit is a committed entry ({@code entry.json} published through the {@link Store}) whose
  *       data files are all there with the sizes it lists, and no others: then the stage function is
  *       not called and the result is the data read with the stored schema.
- *   <li>A miss computes the stage, writes its result into a data folder of its own ({@code
- *       <key>.<attempt>}), counts its rows on the way ({@link Observation}), lists what it wrote, and
- *       publishes the record. The store's publish is atomic and create-if-absent (a NameNode rename
- *       on HDFS, an exclusive create of a commit marker on object stores): of writers racing, the
- *       first wins and the others delete their data and read the winner's. The result is read back
- *       from the files, so it is the same Dataset a later hit gives.
+ *   <li>A miss computes the stage (its plain Delta inputs read at the keyed versions, {@link
+ *       DeltaTables}), writes its result into a data folder of its own ({@code <key>.<attempt>}),
+ *       counts its rows on the way ({@link Observation}), reads it back (Spark's listing of the
+ *       folder for that read is the record's list of files), and publishes the record. The store's
+ *       publish is atomic and create-if-absent (a NameNode rename on HDFS, an exclusive create of a
+ *       commit marker on object stores): of writers racing, the first wins and the others delete
+ *       their data and read the winner's. The result is the read of the written files, so it is the
+ *       same Dataset a later hit gives. Sweeping and pruning follow when due ({@link Maintenance}).
  * </ol>
  *
  * A writer that dies leaves a data folder no record names: nothing reads it, and {@link
@@ -77,12 +82,14 @@ public final class StageRunner {
   private final Store store;
   private final EntryCatalog catalog;
   private final CacheSettings settings;
+  private final Maintenance maintenance;
 
   public StageRunner(SparkSession spark, Store store, CacheSettings settings) {
     this.spark = spark;
     this.store = store;
     this.catalog = new EntryCatalog(store);
     this.settings = settings;
+    this.maintenance = new Maintenance(catalog, settings);
   }
 
   public EntryCatalog catalog() {
@@ -93,8 +100,13 @@ public final class StageRunner {
     return settings;
   }
 
-  /** The key of a call, and the stage folder it goes in. */
-  record Keyed(String stage, String name, String identity, KeyParts parts, String key) {}
+  /**
+   * The key of a call, and the stage folder it goes in.
+   *
+   * @param deltaPins per Dataset argument (by index), the plain Delta reads it keyed: location to version
+   */
+  record Keyed(String stage, String name, String identity, KeyParts parts, String key,
+      Map<Integer, Map<String, Long>> deltaPins) {}
 
   Keyed keyOf(StageSpec spec, Object[] args) {
     if (args.length != spec.arity()) {
@@ -120,11 +132,15 @@ public final class StageRunner {
     parts.add("output", Joblib.hash(output), settings.format() + (spec.partitionBy().isEmpty() ? ""
         : " partitioned by " + spec.partitionBy()));
     PlanKeys.Allowances allow = new PlanKeys.Allowances(spec.allowNondeterministic(), spec.inputKey() != null);
+    Map<Integer, Map<String, Long>> deltaPins = new TreeMap<>();
     for (int i = 0; i < args.length; i++) {
       Object a = args[i];
       String name = "arg" + i;
       if (a instanceof Dataset<?> ds) {
-        PlanKeys.addDataset(parts, name, ds, allow);
+        Map<String, Long> pins = PlanKeys.addDataset(parts, name, ds, allow);
+        if (!pins.isEmpty()) {
+          deltaPins.put(i, pins);
+        }
       } else if (a instanceof SparkSession) {
         parts.add(name, "session", "the SparkSession (not part of the key)");
       } else {
@@ -141,7 +157,7 @@ public final class StageRunner {
       parts.input("inputKey: " + spec.inputKey());
     }
     String stage = StageLayout.stageFolder(f.name(), f.identity());
-    return new Keyed(stage, f.name(), f.identity(), parts, parts.key());
+    return new Keyed(stage, f.name(), f.identity(), parts, parts.key(), deltaPins);
   }
 
   private TreeMap<String, String> resultSettings() {
@@ -166,16 +182,20 @@ public final class StageRunner {
   public Dataset<Row> call(StageSpec spec, Object[] args) {
     Keyed k = keyOf(spec, args);
     if (!spec.refresh()) {
-      Optional<EntryRecord> hit = hit(k, spec);
+      Optional<Dataset<Row>> hit = hit(k, spec);
       if (hit.isPresent()) {
-        return read(hit.get());
+        return hit.get();
       }
     }
-    return read(computeAndPublish(k, spec, args));
+    return computeAndPublish(k, spec, args);
   }
 
-  /** The committed, whole entry of this key, or empty; a damaged or expired one is deleted. */
-  private Optional<EntryRecord> hit(Keyed k, StageSpec spec) {
+  /**
+   * The data of the committed, whole entry of this key, or empty; a damaged or expired one is
+   * deleted. The data is read first: Spark lists its folder for the read, and that listing is what
+   * is checked against the record, so a hit lists the folder once.
+   */
+  private Optional<Dataset<Row>> hit(Keyed k, StageSpec spec) {
     EntryRecord r;
     try {
       Optional<EntryRecord> found = catalog.read(k.stage(), k.key());
@@ -195,7 +215,14 @@ public final class StageRunner {
       deleteQuietly(k.stage(), k.key(), r.data());
       return Optional.empty();
     }
-    String problem = verify(r);
+    Dataset<Row> data = null;
+    String problem;
+    try {
+      data = read(r);
+      problem = verify(r, data);
+    } catch (RuntimeException e) {
+      problem = "its data cannot be read: " + e.getMessage();
+    }
     if (problem != null) {
       Warnings.warn(StageRunner.class, "the stage entry " + StageLayout.entry(k.stage(), k.key()) + " in "
           + store.location() + " is damaged (" + problem + "); it is deleted and " + k.name() + " computed again");
@@ -207,22 +234,23 @@ public final class StageRunner {
     } catch (IOException e) {
       // the access time only orders pruning
     }
-    return Optional.of(r);
+    return Optional.of(data);
   }
 
-  /** Null if the entry's data folder holds exactly the data files its record lists, else what is wrong. */
-  private String verify(EntryRecord r) {
-    String dir = StageLayout.data(r.stage(), r.data());
+  /**
+   * Null if the files Spark found for the entry's data are exactly those its record lists, with their
+   * sizes, else what is wrong. This is also the schema check: Spark writes each data file's schema
+   * into the file from the Dataset whose schema the record stores, file names carry the writing job's
+   * unique id, and a file that is not one of those written (added, removed, cut short, extended,
+   * written over with other content of another size) changes this set. What it cannot see is a file
+   * written over in place, under its own name, with other content of exactly the same size (damaged
+   * bytes then fail the query on the footer; another valid file of that size would be read); nothing
+   * of joblib4j writes there, and damage below the file system is what HDFS's block checksums are for.
+   */
+  private static String verify(EntryRecord r, Dataset<Row> data) {
     Map<String, Long> found = new HashMap<>();
-    try {
-      for (StoreFile f : store.list(dir)) {
-        String rel = f.path().substring(dir.length() + 1);
-        if (!f.directory() && isDataFile(rel)) {
-          found.put(rel, f.size());
-        }
-      }
-    } catch (IOException e) {
-      return "its data folder cannot be listed: " + e.getMessage();
+    for (EntryRecord.DataFile f : filesOf(data, r.data())) {
+      found.put(f.path(), f.bytes());
     }
     for (EntryRecord.DataFile f : r.files()) {
       Long size = found.remove(f.path());
@@ -236,26 +264,36 @@ public final class StageRunner {
     if (!found.isEmpty()) {
       return "its data folder holds files its record does not list: " + found.keySet();
     }
-    try {
-      DataType.fromJson(r.schema());
-    } catch (RuntimeException e) {
-      return "its stored schema cannot be read: " + e.getMessage();
-    }
     return null;
   }
 
-  /** Files Spark reads: none of whose path segments start with {@code _} or {@code .} ({@code _SUCCESS}, {@code .crc}). */
-  static boolean isDataFile(String relative) {
-    for (String segment : relative.split("/")) {
-      if (segment.startsWith("_") || segment.startsWith(".")) {
-        return false;
+  /**
+   * The data files of a read of a data folder, relative to it, sorted: what Spark listed when the
+   * read was made (the files it reads), so that neither a miss nor a hit lists the folder again.
+   */
+  static List<EntryRecord.DataFile> filesOf(Dataset<Row> data, String dataFolder) {
+    List<EntryRecord.DataFile> out = new ArrayList<>();
+    String marker = "/" + dataFolder + "/";
+    data.queryExecution().analyzed().foreach(node -> {
+      if (node instanceof LogicalRelation lr && lr.relation() instanceof HadoopFsRelation fs
+          && fs.location() instanceof PartitioningAwareFileIndex index) {
+        for (FileStatus f : CollectionConverters.asJava(index.allFiles())) {
+          String path = f.getPath().toString();
+          int at = path.indexOf(marker);
+          if (at < 0) {
+            throw new IllegalStateException("the file " + path + " is not in the data folder " + dataFolder);
+          }
+          out.add(new EntryRecord.DataFile(path.substring(at + marker.length()), f.getLen()));
+        }
       }
-    }
-    return true;
+      return null;
+    });
+    out.sort((a, b) -> a.path().compareTo(b.path()));
+    return out;
   }
 
-  private EntryRecord computeAndPublish(Keyed k, StageSpec spec, Object[] args) {
-    Dataset<?> result = invoke(spec, args, k.name());
+  private Dataset<Row> computeAndPublish(Keyed k, StageSpec spec, Object[] args) {
+    Dataset<?> result = invoke(spec, atKeyedVersions(k, args), k.name());
     String attempt = UUID.randomUUID().toString();
     String dataFolder = StageLayout.dataFolder(k.key(), attempt);
     String dataRel = StageLayout.data(k.stage(), dataFolder);
@@ -274,37 +312,42 @@ public final class StageRunner {
       writer.save(uri(dataRel));
       afterWrite.run();
       long rowCount = rowsOf(rows);
-      List<EntryRecord.DataFile> files = new ArrayList<>();
-      long bytes = 0;
-      for (StoreFile f : store.list(dataRel)) {
-        String rel = f.path().substring(dataRel.length() + 1);
-        if (!f.directory() && isDataFile(rel)) {
-          files.add(new EntryRecord.DataFile(rel, f.size()));
-          bytes += f.size();
-        }
-      }
-      files.sort((a, b) -> a.path().compareTo(b.path()));
       Map<String, Object> storage = new LinkedHashMap<>();
       storage.put("format", settings.format());
       storage.put("compression", codec);
       storage.put("partitionBy", spec.partitionBy());
+      String schema = result.schema().json();
+      Dataset<Row> written = read(dataRel, settings.format(), schema);
+      List<EntryRecord.DataFile> files = filesOf(written, dataFolder);
+      long bytes = files.stream().mapToLong(EntryRecord.DataFile::bytes).sum();
       EntryRecord record = new EntryRecord(EntryRecord.FORMAT, k.stage(), k.name(), k.identity(), k.key(),
-          settings.clock().instant().toString(), dataFolder, storage, result.schema().json(), rowCount, bytes, files,
+          settings.clock().instant().toString(), dataFolder, storage, schema, rowCount, bytes, files,
           k.parts().hashes(), k.parts().described(), k.parts().inputs(), spark.version());
       String entry = StageLayout.entry(k.stage(), k.key());
       if (spec.refresh()) {
         store.delete(entry); // its data stays until swept: another application may be reading it
       }
-      Store.Publication p = store.publish(entry, List.of(EntryFile.of(StageLayout.ENTRY_FILE, record.toJson())));
+      Store.Publication p;
+      try {
+        p = store.publish(entry, List.of(EntryFile.of(StageLayout.ENTRY_FILE, record.toJson())));
+      } catch (IOException e) {
+        // the data is whole; only the record could not be stored (e.g. another writer's claim on an
+        // object store): the result is returned uncached, and its folder left to the sweep
+        Warnings.warn(StageRunner.class, "cannot publish the stage entry " + entry + " in " + store.location() + " ("
+            + e.getMessage() + "); " + k.name() + " returns its result uncached this time");
+        keep = true;
+        return written;
+      }
       if (p == Store.Publication.PUBLISHED) {
         keep = true;
         afterPublish.run();
-        maintain(k.stage());
-        return record;
+        maintenance.afterPublish(record);
+        return written;
       }
       // another writer published this key first: use its entry (the same content) and drop ours
-      return catalog.read(k.stage(), k.key()).orElseThrow(() -> new IOException("the entry "
+      EntryRecord winner = catalog.read(k.stage(), k.key()).orElseThrow(() -> new IOException("the entry "
           + entry + " was published by another writer and deleted since"));
+      return read(winner);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot store the stage " + k.name() + " in " + store.location() + ": "
           + e.getMessage(), e);
@@ -313,6 +356,18 @@ public final class StageRunner {
         deleteDataQuietly(dataRel);
       }
     }
+  }
+
+  /** The arguments, each plain Delta read in them pinned at the version the key holds. */
+  private static Object[] atKeyedVersions(Keyed k, Object[] args) {
+    if (k.deltaPins().isEmpty()) {
+      return args;
+    }
+    Object[] out = args.clone();
+    for (Map.Entry<Integer, Map<String, Long>> e : k.deltaPins().entrySet()) {
+      out[e.getKey()] = DeltaTables.readAt((Dataset<?>) args[e.getKey()], e.getValue());
+    }
+    return out;
   }
 
   /** The rows the write counted: its metrics arrive with the write's end, so this does not wait long. */
@@ -350,24 +405,15 @@ public final class StageRunner {
     return (T) o;
   }
 
-  /** After a new entry: abandoned attempts of the stage go, and the cache's limits hold. */
-  private void maintain(String stage) {
-    try {
-      catalog.sweep(stage, settings.sweepAge(), settings.clock().instant());
-      if (settings.limited()) {
-        catalog.prune(settings.maxBytes(), settings.maxEntries(), settings.maxAge(), settings.clock().instant());
-      }
-    } catch (IOException | RuntimeException e) {
-      Warnings.warn(StageRunner.class, "cannot prune the stage cache at " + store.location() + ": " + e.getMessage());
-    }
-  }
-
   /** The entry's data, read with its stored schema. */
   public Dataset<Row> read(EntryRecord r) {
-    StructType schema = (StructType) DataType.fromJson(r.schema());
     String format = r.storage() != null && r.storage().get("format") != null ? r.storage().get("format").toString()
         : "parquet";
-    return spark.read().schema(schema).format(format).load(uri(StageLayout.data(r.stage(), r.data())));
+    return read(StageLayout.data(r.stage(), r.data()), format, r.schema());
+  }
+
+  private Dataset<Row> read(String dataRel, String format, String schema) {
+    return spark.read().schema((StructType) DataType.fromJson(schema)).format(format).load(uri(dataRel));
   }
 
   /** The Hadoop URI of a store path. */
@@ -375,6 +421,7 @@ public final class StageRunner {
     String root = store.location().toString();
     return (root.endsWith("/") ? root : root + "/") + relative;
   }
+
 
   // ---- explain ------------------------------------------------------------------------------
 

@@ -26,7 +26,9 @@ import org.apache.spark.sql.SparkSession;
  *       {@code spark.read().parquet(the same folder)} and the same sum;
  *   <li>a miss ({@code refresh()}: compute, write, publish, read back) and the sum, vs {@code
  *       df.write().parquet(path)}, a read of it and the sum;
- *   <li>the key of a plan over 1,000 input files.
+ *   <li>the key of a plan over 1,000 input files;
+ *   <li>the store's publish of a record on HDFS (what a miss adds after its write), with the store's
+ *       settings beside Hadoop's client defaults for closing a file.
  * </ul>
  *
  * {@code mvn -B -q -pl stage-cache -am -Pstages-bench verify -DskipTests}
@@ -108,10 +110,37 @@ public final class StageBenchmark {
       List<Long> measured = keys.subList(5, keys.size());
       System.out.printf("key of a plan over %d files: median %.1f ms, min %.1f ms (%d runs after 5 warm-up)%n",
           wide.inputFiles().length, median(measured) / 1000.0, min(measured) / 1000.0, measured.size());
+      publishes(root);
       System.out.println("load average at the end: " + Arrays.toString(loadAverage()));
     } finally {
       spark.stop();
       dfs.shutdown();
+    }
+  }
+
+  /** 40 publishes of a 2 KB record each way, alternating: the store's close settings vs Hadoop's defaults. */
+  private static void publishes(String root) throws java.io.IOException {
+    java.util.Map<String, Object> hadoops = java.util.Map.of(
+        "hadoop.dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "400",
+        "hadoop.dfs.client.block.write.locateFollowingBlock.retries", "5");
+    try (io.joblib4j.spi.Store ours = io.joblib4j.spi.Stores.open(root + "/publish-ours", java.util.Map.of());
+         io.joblib4j.spi.Store theirs = io.joblib4j.spi.Stores.open(root + "/publish-defaults", hadoops)) {
+      List<Long> a = new ArrayList<>();
+      List<Long> b = new ArrayList<>();
+      byte[] record = new byte[2048];
+      for (int i = 0; i < 45; i++) {
+        String entry = "stages/s-000000000000/" + String.format("%032x", i);
+        long t0 = System.nanoTime();
+        ours.publish(entry, List.of(io.joblib4j.spi.EntryFile.of(StageLayout.ENTRY_FILE, record)));
+        long t1 = System.nanoTime();
+        theirs.publish(entry, List.of(io.joblib4j.spi.EntryFile.of(StageLayout.ENTRY_FILE, record)));
+        long t2 = System.nanoTime();
+        if (i >= 5) {
+          a.add((t1 - t0) / 1_000_000);
+          b.add((t2 - t1) / 1_000_000);
+        }
+      }
+      report("publish of a record (store settings)", a, "the same with Hadoop's close defaults", b);
     }
   }
 

@@ -151,6 +151,40 @@ class StageCacheIT {
   }
 
   @Test
+  void withCommitMarkersTheMarkerDecidesAndAnEntryWithoutOneIsNeverRead() throws Exception {
+    // the publish object stores get (a scheme not known to rename atomically), forced on HDFS
+    String loc = newLocation();
+    StageCache stages = StageCache.builder(spark, loc).storeOption("commit", "marker")
+        .storeOption("publishWait", "1s").sweepAge(Duration.ZERO).build();
+    Stage1<Dataset<Row>> clean = stages.cache(ChildStages::clean);
+    int before = ChildStages.CALLS.get();
+    assertThat(sumOfTwice(clean.apply(spark.read().parquet(input)))).isEqualTo(EXPECTED_SUM);
+    StageEntry e = stages.entries().get(0);
+    org.apache.hadoop.fs.Path entry = new org.apache.hadoop.fs.Path(loc + "/" + StageLayout.entry(e.stage(), e.key()));
+    org.apache.hadoop.fs.FileSystem fs = entry.getFileSystem(spark.sparkContext().hadoopConfiguration());
+    List<String> names = new ArrayList<>();
+    for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(entry)) {
+      names.add(f.getPath().getName());
+    }
+    // written in place (no temporary renamed), then the claim's commit marker, last
+    assertThat(names).contains("entry.json", ".jl4j-claim", ".jl4j-commit");
+    assertThat(sumOfTwice(clean.apply(spark.read().parquet(input)))).isEqualTo(EXPECTED_SUM);
+    assertThat(ChildStages.CALLS.get() - before).as("the second call hits").isEqualTo(1);
+
+    // a writer that died after its record and before its marker: the record is there, never read
+    fs.delete(new org.apache.hadoop.fs.Path(entry, ".jl4j-commit"), false);
+    assertThat(stages.entries()).isEmpty();
+    assertThat(sumOfTwice(clean.apply(spark.read().parquet(input)))).isEqualTo(EXPECTED_SUM);
+    assertThat(ChildStages.CALLS.get() - before).as("computed again").isEqualTo(2);
+    // its claim holds the key until the store's sweep: this result was returned uncached
+    assertThat(stages.entries()).isEmpty();
+  }
+
+  private static long sumOfTwice(Dataset<Row> ds) {
+    return ds.agg(org.apache.spark.sql.functions.sum("twice")).first().getLong(0);
+  }
+
+  @Test
   void aWriteTaskRetriedBySparkLeavesEachRowOnce() {
     String loc = newLocation();
     Stage1<Dataset<Row>> flaky = StageCache.at(spark, loc).cache(ChildStages::flaky);
