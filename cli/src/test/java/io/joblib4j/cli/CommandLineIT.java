@@ -21,6 +21,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -170,6 +171,34 @@ class CommandLineIT {
     Child none = sparkSubmit("show", local.toString(), "Nope.nothing");
     assertThat(none.code()).as(none.toString()).isEqualTo(Main.FINDINGS);
     assertThat(none.err()).contains("no entries of Nope.nothing");
+  }
+
+  @Test
+  void theProgressBarShowsOnlyWhenStandardErrorIsATerminalAndNeverInStandardOutput() throws Exception {
+    Path script = Path.of("/usr/bin/script"); // util-linux: runs a command on a terminal of its own
+    Assumptions.assumeTrue(Files.isExecutable(script), "needs script(1) to give the command a terminal");
+    Path local = dir.resolve("bar");
+    Caches.fill(Caches.at(local));
+    String ls = "'" + java() + "' -jar '" + System.getProperty("joblib4j.it.cliJar") + "' ls '" + local + "'";
+    Path err = dir.resolve("stderr.txt");
+    Path json = dir.resolve("stdout.json");
+
+    String both = onATerminal(script, ls);
+    assertThat(both).as("stdout and stderr a terminal").contains("listing  ?").contains("Fns.square");
+    String outOnly = onATerminal(script, ls + " 2>'" + err + "'");
+    assertThat(outOnly).as("stdout a terminal, stderr a file").contains("Fns.square").doesNotContain("listing  ?");
+    assertThat(Files.readString(err)).doesNotContain("listing");
+    String errOnly = onATerminal(script, ls + " --json >'" + json + "'");
+    assertThat(errOnly).as("stderr a terminal, stdout a file").contains("listing  ?");
+    assertThat(new ObjectMapper().readTree(json.toFile()).get("entryCount").asInt()).isEqualTo(7);
+  }
+
+  /** What {@code command} wrote to the terminal script(1) gave it, the bar shown at once (not after a second). */
+  private String onATerminal(Path script, String command) throws Exception {
+    Child c = run(List.of(script.toString(), "-q", "-e", "-c", command, "/dev/null"),
+        Map.of("JOBLIB4J_PROGRESS_AFTER", "0"));
+    assertThat(c.code()).as(command + "\n" + c).isZero();
+    return c.out();
   }
 
   record Child(int code, String out, String err) {}
