@@ -146,6 +146,22 @@ class CommandLineIT {
   }
 
   @Test
+  void aLocalCacheIsListedWithoutLoadingHadoop() throws Exception {
+    Path local = dir.resolve("no-hadoop");
+    Caches.fill(Caches.at(local));
+    Path classes = dir.resolve("classes.log");
+    Child ls = run(List.of(java(), "-Xlog:class+load=info:file=" + classes, "-jar",
+        System.getProperty("joblib4j.it.cliJar"), "ls", local.toString(), "--conf", "fs.x=y"), Map.of());
+    assertThat(ls.code()).as(ls.toString()).isZero();
+    // a Hadoop Configuration parses its XML defaults (with Hadoop's shaded parser): some 150 classes;
+    // the type itself is named by the lambda that would make one, and only loaded
+    String loaded = Files.readString(classes);
+    assertThat(loaded).contains("io.joblib4j.cli.Main").doesNotContain("org.apache.hadoop.shaded.")
+        .doesNotContain("org.apache.hadoop.fs.");
+    assertThat(loaded.lines().filter(l -> l.contains(" org.apache.hadoop.")).count()).isLessThan(5);
+  }
+
+  @Test
   void theSparkJarHasTheEntryPointAndNoHadoopOrSpark() throws IOException {
     Path jar = Path.of(System.getProperty("joblib4j.it.sparkJar"));
     try (JarFile j = new JarFile(jar.toFile())) {
