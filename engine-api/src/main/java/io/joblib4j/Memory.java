@@ -385,8 +385,11 @@ public final class Memory implements Serializable {
    * Deletes every cached result: the folder of each memoized function in the store. Nothing else at
    * the location is touched — a {@code ChunkedArray} or files of your own kept there stay, and so does
    * the {@code .gitignore}.
+   *
+   * @throws IllegalStateException if this Memory is {@linkplain Builder#readOnly() read-only}
    */
   public void clear() {
+    settings.checkWritable("clear the cache");
     Memoizer.clearAll(settings);
   }
 
@@ -400,6 +403,7 @@ public final class Memory implements Serializable {
    * @param itemsLimit the most entries to keep, or null
    * @param ageLimit the oldest an entry may be, or null
    * @return the number of entries deleted
+   * @throws IllegalStateException if this Memory is {@linkplain Builder#readOnly() read-only}
    */
   public int reduceSize(String bytesLimit, Integer itemsLimit, Duration ageLimit) {
     return reduceSize(bytesLimit == null ? null : ByteSizes.parse(bytesLimit), itemsLimit, ageLimit);
@@ -412,6 +416,7 @@ public final class Memory implements Serializable {
    * @param itemsLimit the most entries to keep, or null
    * @param ageLimit the oldest an entry may be, or null
    * @return the number of entries deleted
+   * @throws IllegalStateException if this Memory is {@linkplain Builder#readOnly() read-only}
    */
   public int reduceSize(Long bytesLimit, Integer itemsLimit, Duration ageLimit) {
     if (ageLimit != null && ageLimit.isNegative()) {
@@ -420,6 +425,7 @@ public final class Memory implements Serializable {
     if (bytesLimit != null && bytesLimit < 0 || itemsLimit != null && itemsLimit < 0) {
       throw new IllegalArgumentException("reduceSize limits must not be negative");
     }
+    settings.checkWritable("reduce the cache's size");
     return Eviction.reduce(settings, bytesLimit, itemsLimit, ageLimit);
   }
 
@@ -495,12 +501,17 @@ public final class Memory implements Serializable {
    * @param dryRun whether to only report
    * @return what was (or would be) removed, and what remains
    * @throws java.io.UncheckedIOException if the store cannot be listed or an entry not deleted
+   * @throws IllegalStateException if this Memory is {@linkplain Builder#readOnly() read-only} and
+   *     {@code dryRun} is false
    */
   @API(status = API.Status.EXPERIMENTAL, since = "0.1")
   public PruneReport prune(CacheLimits limits, boolean dryRun) {
     Objects.requireNonNull(limits, "limits");
     if (!enabled()) {
       return new PruneReport(dryRun, java.util.List.of(), 0, 0, 0);
+    }
+    if (!dryRun) {
+      settings.checkWritable("prune the cache (a dry run only reads it)");
     }
     try {
       return io.joblib4j.internal.memory.Eviction.prune(settings, limits, dryRun);
@@ -518,6 +529,7 @@ public final class Memory implements Serializable {
    * @return whether something was there to delete
    * @throws IllegalArgumentException if {@code path} is neither an entry nor a function folder
    * @throws java.io.UncheckedIOException if the store cannot delete it
+   * @throws IllegalStateException if this Memory is {@linkplain Builder#readOnly() read-only}
    */
   @API(status = API.Status.EXPERIMENTAL, since = "0.1")
   public boolean remove(String path) {
@@ -525,6 +537,7 @@ public final class Memory implements Serializable {
     if (!enabled()) {
       return false;
     }
+    settings.checkWritable("remove " + path);
     try {
       return io.joblib4j.internal.memory.Catalog.remove(settings, path);
     } catch (java.io.IOException e) {
@@ -541,11 +554,16 @@ public final class Memory implements Serializable {
    * @param repair whether to delete damaged entries, foreign files and abandoned temporaries
    * @return what was found
    * @throws java.io.UncheckedIOException if the store cannot be listed or read
+   * @throws IllegalStateException if this Memory is {@linkplain Builder#readOnly() read-only} and
+   *     {@code repair} is true
    */
   @API(status = API.Status.EXPERIMENTAL, since = "0.1")
   public VerifyReport verify(boolean repair) {
     if (!enabled()) {
       return new VerifyReport(0, java.util.List.of(), repair);
+    }
+    if (repair) {
+      settings.checkWritable("repair the cache (verify(false) only reads it)");
     }
     try {
       return io.joblib4j.internal.memory.Verifier.verify(settings, repair);
@@ -593,6 +611,7 @@ public final class Memory implements Serializable {
     private Duration claimLease;
     private Duration claimWait;
     private CacheLimits limits = CacheLimits.none();
+    private boolean readOnly;
 
     private Builder(String location, Store store) {
       if (location != null && location.isEmpty()) {
@@ -811,6 +830,28 @@ public final class Memory implements Serializable {
     }
 
     /**
+     * Opens the cache for looking only: the Memory never writes to its location. {@link
+     * Memory#entries()}, {@link Memory#stats()}, {@link Memory#verify(boolean) verify(false)}, {@link
+     * Memory#prune(CacheLimits, boolean) prune(limits, true)} and memoized functions' {@code
+     * entries()} and {@code explain(...)} read the cache as it is — no {@code .gitignore} written, no
+     * temporaries of dead writers swept, no access time recorded — so they work on a location this
+     * JVM may only read, and leave it unchanged. Memoized functions load what is stored and compute
+     * what is not without storing it. What would change the cache ({@link Memory#clear()}, {@code
+     * reduceSize}, {@code prune} without a dry run, {@code remove}, {@code verify(true)}, a memoized
+     * function's or a shelved result's {@code clear()}) throws {@link IllegalStateException}. A local
+     * folder that does not exist is not created: reading it fails. The {@code joblib4j} command line
+     * opens caches this way for {@code ls}, {@code du}, {@code show}, {@code explain} and {@code
+     * verify}.
+     *
+     * @return this builder
+     */
+    @API(status = API.Status.EXPERIMENTAL, since = "0.1")
+    public Builder readOnly() {
+      this.readOnly = true;
+      return this;
+    }
+
+    /**
      * The Memory; its store is opened at the first call that needs it.
      *
      * @return the Memory
@@ -825,7 +866,7 @@ public final class Memory implements Serializable {
             "Compressed results cannot be memory-mapped: mmapMode is ignored for this Memory");
       }
       return new CacheSettings(location, store, storeOptions, verbose, compress, mmapMode, clock,
-          allowed, allowedPackages, trusted, claimLease, claimWait, limits);
+          allowed, allowedPackages, trusted, claimLease, claimWait, limits, readOnly);
     }
   }
 }

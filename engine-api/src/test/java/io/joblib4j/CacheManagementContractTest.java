@@ -302,4 +302,51 @@ public abstract class CacheManagementContractTest {
     assertThat(limited.entries().size()).isBetween(4, 5);
     assertThat(limited.limits().items()).isEqualTo(5);
   }
+
+  @Test
+  void aReadOnlyMemoryListsExplainsVerifiesAndLoadsWithoutChangingTheStore() throws Exception {
+    var g = memory.cache(CacheManagementContractTest::greet);
+    g.apply("a", 1);
+    g.apply("b", 2);
+    plantAbandonedTemporary(store);
+    store.delete(".gitignore"); // a Memory that prepares the store writes it back
+    Map<String, String> before = snapshot(store);
+
+    Memory reader = Memory.builder(store).readOnly().verbose(0).build();
+    assertThat(reader.entries().size()).isEqualTo(2);
+    assertThat(reader.entries(true).stream().map(e -> e.arguments().get("name"))).containsExactlyInAnyOrder("a", "b");
+    VerifyReport report = reader.verify(false);
+    assertThat(report.entriesChecked()).isEqualTo(2);
+    assertThat(report.problems(VerifyReport.Kind.ABANDONED_TEMPORARY)).hasSize(1);
+    assertThat(reader.prune(CacheLimits.none().items(0), true).removed()).hasSize(2);
+    var rg = reader.cache(CacheManagementContractTest::greet);
+    assertThat(rg.apply("a", 1)).isEqualTo("hello a");
+    assertThat(calls("greet")).isEqualTo(2); // a hit, loaded
+    assertThat(rg.apply("c", 1)).isEqualTo("hello c");
+    assertThat(calls("greet")).isEqualTo(3); // a miss, computed and not stored
+    assertThat(rg.explain("c", 1).cached()).isFalse();
+    assertThat(rg.entries().size()).isEqualTo(2);
+    assertThat(snapshot(store)).isEqualTo(before);
+
+    for (org.assertj.core.api.ThrowableAssert.ThrowingCallable change : List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
+        reader::clear, () -> reader.reduceSize("1", null, null), () -> reader.prune(CacheLimits.none().items(0), false),
+        () -> reader.remove(reader.entries().entries().get(0).path()), () -> reader.verify(true), rg::clear)) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(change).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("read-only");
+    }
+    assertThat(snapshot(store)).isEqualTo(before);
+  }
+
+  /** Everything the store holds, its temporaries and the .gitignore included: path, size and time. */
+  private static Map<String, String> snapshot(Store store) throws Exception {
+    Map<String, String> out = new java.util.TreeMap<>();
+    for (var f : store.list("")) {
+      out.put(f.path(), f.directory() + " " + f.size() + " " + f.lastModified());
+    }
+    for (var t : store.temporaries(Duration.ZERO)) {
+      out.put(t.path(), "temporary " + t.size() + " " + t.lastModified());
+    }
+    out.put(".gitignore", String.valueOf(store.exists(".gitignore")));
+    return out;
+  }
 }

@@ -21,6 +21,8 @@ final class LocationOptions {
 
   Store open() {
     Context c = Context.current();
-    return Location.open(location, HadoopSettings.configuration(c.environment(), conf));
+    HadoopSettings.checkPairs(conf);
+    // read lazily: a local cache needs no Hadoop configuration (its classes and XML cost a JVM ~0.3 s)
+    return Location.open(location, () -> HadoopSettings.configuration(c.environment(), conf));
   }
 }

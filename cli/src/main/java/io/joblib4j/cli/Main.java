@@ -28,7 +28,7 @@ import org.apiguardian.api.API;
  * </table>
  *
  * Results go to standard output (tables, or JSON with {@code --json}); messages, warnings and the
- * progress bar (only when standard output is a terminal) to standard error.
+ * progress bar (only when standard error is a terminal) to standard error.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class Main {

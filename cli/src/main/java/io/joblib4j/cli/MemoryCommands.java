@@ -19,9 +19,24 @@ final class MemoryCommands {
 
   /** An open store and the Memory over it; closing closes the store. */
   record Cache(Store store, Memory memory, String typed) implements AutoCloseable {
+    /**
+     * For commands that only look ({@code ls}, {@code du}, {@code show}, {@code explain}, {@code
+     * verify}, dry runs): a read-only Memory, which writes nothing, sweeps nothing and so works on a
+     * location this user may only read, with one listing of the store.
+     */
     static Cache open(LocationOptions where) {
+      return open(where, false);
+    }
+
+    /** For commands that change the cache ({@code rm}, {@code prune}, {@code verify --repair}). */
+    static Cache openForChanges(LocationOptions where) {
+      return open(where, true);
+    }
+
+    static Cache open(LocationOptions where, boolean changes) {
       Store store = where.open();
-      return new Cache(store, new Memory(store), where.location);
+      Memory.Builder b = Memory.builder(store).verbose(0);
+      return new Cache(store, (changes ? b : b.readOnly()).build(), where.location);
     }
 
     String location() {

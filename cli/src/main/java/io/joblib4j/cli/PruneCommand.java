@@ -39,7 +39,7 @@ final class PruneCommand implements Callable<Integer> {
     }
     CacheLimits chosen = l;
     Context c = Context.current();
-    try (MemoryCommands.Cache cache = MemoryCommands.Cache.open(where)) {
+    try (MemoryCommands.Cache cache = MemoryCommands.Cache.open(where, !limits.dryRun)) {
       PruneReport r = Progress.during("pruning", () -> cache.memory().prune(chosen, limits.dryRun));
       if (json) {
         ObjectNode doc = Json.document("prune", cache.location());

@@ -7,7 +7,6 @@ import io.joblib4j.cli.internal.Context;
 import io.joblib4j.cli.internal.Json;
 import io.joblib4j.cli.internal.Progress;
 import io.joblib4j.cli.internal.Text;
-import io.joblib4j.Memory;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.StoreFile;
 import java.io.IOException;
@@ -43,12 +42,12 @@ final class VerifyCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Context c = Context.current();
-    try (Store store = where.open()) {
-      // Opening a Memory sweeps the temporaries dead writers left (older than an hour) before verify can
-      // see them: read them first, through the store, so that they are reported all the same.
-      List<StoreFile> abandoned = temporaries(store);
-      MemoryCommands.Cache cache = new MemoryCommands.Cache(store, new Memory(store), where.location);
-      VerifyReport r = withAbandoned(Progress.during("verifying", () -> cache.memory().verify(repair)), abandoned, store);
+    try (MemoryCommands.Cache cache = MemoryCommands.Cache.open(where, repair)) {
+      // A writing Memory sweeps the temporaries dead writers left (older than an hour) when it first uses
+      // the store, before verify can see them: with --repair, read them first, so that they are reported
+      // all the same. Without, the Memory is read-only and sweeps nothing.
+      List<StoreFile> abandoned = repair ? temporaries(cache.store()) : List.of();
+      VerifyReport r = withAbandoned(Progress.during("verifying", () -> cache.memory().verify(repair)), abandoned);
       if (json) {
         ObjectNode doc = Json.document("verify", cache.location());
         doc.put("entriesChecked", r.entriesChecked());
@@ -88,7 +87,7 @@ final class VerifyCommand implements Callable<Integer> {
   }
 
   /** The report with the temporaries found before Memory swept them, once each. */
-  private static VerifyReport withAbandoned(VerifyReport r, List<StoreFile> abandoned, Store store) {
+  private static VerifyReport withAbandoned(VerifyReport r, List<StoreFile> abandoned) {
     Set<String> reported = new HashSet<>();
     r.problems().forEach(p -> reported.add(p.path()));
     List<VerifyReport.Problem> all = new ArrayList<>(r.problems());

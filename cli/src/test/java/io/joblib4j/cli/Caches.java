@@ -4,10 +4,18 @@ import io.joblib4j.Memory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /** Caches written by real memoized calls, for the commands to look at. */
@@ -60,6 +68,39 @@ final class Caches {
       Files.setLastModifiedTime(tmp.resolve("output.jl4j"), old);
       Files.setLastModifiedTime(tmp, old);
       return tmp;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Every file and folder under {@code root}, hidden ones included: its type, size and modification
+   * time to the nanosecond (a folder's changes when anything in it is added, removed or renamed).
+   */
+  static Map<String, String> snapshot(Path root) {
+    Map<String, String> out = new TreeMap<>();
+    try (Stream<Path> s = Files.walk(root)) {
+      for (Path p : s.toList()) {
+        BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        out.put(root.relativize(p).toString(), (a.isDirectory() ? "dir " : "file " + a.size() + " ")
+            + a.lastModifiedTime().to(TimeUnit.NANOSECONDS));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out;
+  }
+
+  /**
+   * Makes every folder under {@code root} (and it) r-x for everyone (or rwx for its owner again),
+   * as a cache this user may only read. (Root writes anyway: the tests also compare snapshots.)
+   */
+  static void setWritable(Path root, boolean writable) {
+    Set<PosixFilePermission> perms = PosixFilePermissions.fromString(writable ? "rwxr-xr-x" : "r-xr-xr-x");
+    try (Stream<Path> s = Files.walk(root)) {
+      for (Path p : s.filter(Files::isDirectory).toList()) {
+        Files.setPosixFilePermissions(p, perms);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -121,15 +121,13 @@ class LocalCacheCommandsTest {
     assertThat(r.out()).contains("damaged entry").contains(damaged.getFileName().toString()).contains("CRC32C")
         .contains("abandoned temporary").contains(tmp.getFileName().toString());
     assertThat(r.err()).contains("7 entries checked: 2 problems found");
-    // opening the cache (a Memory's first use) sweeps temporaries older than an hour: a new one for each run
-    Caches.abandonTemporary(cache);
+    assertThat(tmp).as("verify without --repair sweeps nothing").exists();
     JsonNode json = Run.of("verify", at, "--json").json();
     assertThat(json.get("ok").asBoolean()).isFalse();
     List<String> kinds = new ArrayList<>();
     json.get("problems").forEach(p -> kinds.add(p.get("kind").asText()));
     assertThat(kinds).containsExactlyInAnyOrder("DAMAGED_ENTRY", "ABANDONED_TEMPORARY");
 
-    Caches.abandonTemporary(cache);
     Run repair = Run.of("verify", at, "--repair");
     assertThat(repair.code()).isEqualTo(Main.FINDINGS);
     assertThat(repair.err()).contains("found and deleted");
@@ -182,6 +180,32 @@ class LocalCacheCommandsTest {
     assertThat(help.code()).isZero();
     assertThat(help.out()).contains("ls", "du", "show", "explain", "rm", "prune", "verify", "stages", "Exit codes");
     assertThat(Run.of("--version").out()).startsWith("joblib4j ");
+  }
+
+  @Test
+  void lookingCommandsWorkOnAFolderThatCannotBeWrittenAndChangeNothing() throws Exception {
+    Caches.abandonTemporary(cache);
+    Files.delete(cache.resolve(".gitignore")); // what a writing Memory writes back when it opens a cache
+    String key = Run.of("ls", at, "Fns.greet", "--json").json().get("entries").get(0).get("key").asText();
+    Caches.setWritable(cache, false);
+    try {
+      Map<String, String> before = Caches.snapshot(cache);
+      List<List<String>> looks = List.of(List.of("ls", at), List.of("ls", at, "--entries", "--json"), List.of("du", at),
+          List.of("du", at, "-s", "--json"), List.of("show", at, "Fns.greet"), List.of("show", at, key),
+          List.of("explain", at, "Fns.greet"), List.of("explain", at, "Fns.greet", key),
+          List.of("prune", at, "--max-items", "1", "--dry-run"), List.of("rm", at, "Fns.square", "--dry-run"));
+      for (List<String> look : looks) {
+        Run r = Run.of(look.toArray(String[]::new));
+        assertThat(r.code()).as(look + "\n" + r).isZero();
+      }
+      Run verify = Run.of("verify", at);
+      assertThat(verify.code()).as(verify.toString()).isEqualTo(Main.FINDINGS);
+      assertThat(verify.out()).contains("abandoned temporary");
+      assertThat(verify.err()).contains("7 entries checked: 1 problem found");
+      assertThat(Caches.snapshot(cache)).as("no file or folder added, removed or changed").isEqualTo(before);
+    } finally {
+      Caches.setWritable(cache, true);
+    }
   }
 
   private static String line(String text, String containing) {

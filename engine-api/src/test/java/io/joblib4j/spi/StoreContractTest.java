@@ -15,8 +15,10 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -237,6 +239,26 @@ public abstract class StoreContractTest {
     assertThat(all.stream().filter(StoreFile::directory).map(StoreFile::path))
         .contains("f", "f/k1", "f/k2");
     assertThat(store.list("f/k1").stream().map(StoreFile::path)).containsExactlyInAnyOrder("f/k1/output", "f/k1/metadata.json");
+  }
+
+  @Test
+  public void aFolderOfManyEntriesListsEveryFileOnceEachFolderBeforeWhatItHolds() throws Exception {
+    int n = 100; // more subfolders than a store lists one after another before it lists them in parallel
+    for (int i = 0; i < n; i++) {
+      store.publish("f/k" + i, files("x".repeat(i), "m"));
+    }
+    Set<String> seen = new HashSet<>();
+    for (StoreFile f : store.list("")) {
+      int slash = f.path().lastIndexOf('/');
+      if (slash > 0) {
+        assertThat(seen).as(f.path() + " comes after its folder").contains(f.path().substring(0, slash));
+      }
+      assertThat(seen.add(f.path())).as(f.path() + " listed once").isTrue();
+    }
+    List<StoreFile> outputs = store.list("f").stream().filter(f -> f.path().endsWith("/output")).toList();
+    assertThat(outputs).hasSize(n);
+    assertThat(outputs.stream().mapToLong(StoreFile::size).sum()).isEqualTo((long) n * (n - 1) / 2);
+    assertThat(seen).hasSize(1 + 3 * n);
   }
 
   @Test

@@ -14,8 +14,8 @@ public final class Cli {
   private Cli() {}
 
   public static int run(Object command, String[] args, PrintStream out, PrintStream err, Map<String, String> env) {
-    boolean terminal = out == System.out && Terminals.stdoutIsTerminal();
-    Context.set(new Context(out, err, env, terminal));
+    boolean progress = err == System.err && env.get("JOBLIB4J_NO_PROGRESS") == null;
+    Context.set(new Context(out, err, env, progress));
     try {
       CommandLine cl = new CommandLine(command);
       cl.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));

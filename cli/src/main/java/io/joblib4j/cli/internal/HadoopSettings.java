@@ -37,14 +37,21 @@ public final class HadoopSettings {
     setIfAbsent(c, "ipc.client.connect.max.retries", "1");
     setIfAbsent(c, "ipc.client.connect.max.retries.on.timeouts", "1");
     setIfAbsent(c, "ipc.client.connect.timeout", "5000");
+    checkPairs(conf);
     for (String kv : conf) {
       int eq = kv.indexOf('=');
-      if (eq <= 0) {
-        throw new CliException(Main.USAGE, "--conf " + kv + ": expected key=value, e.g. --conf fs.defaultFS=hdfs://nn:8020");
-      }
       c.set(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
     }
     return c;
+  }
+
+  /** Refuses a {@code --conf} that is not {@code key=value}, before anything is read (local paths need no Hadoop). */
+  public static void checkPairs(List<String> conf) {
+    for (String kv : conf) {
+      if (kv.indexOf('=') <= 0) {
+        throw new CliException(Main.USAGE, "--conf " + kv + ": expected key=value, e.g. --conf fs.defaultFS=hdfs://nn:8020");
+      }
+    }
   }
 
   private static void setIfAbsent(Configuration c, String key, String value) {

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 
@@ -21,7 +22,7 @@ import org.apache.hadoop.fs.FileSystem;
 public final class Location {
   private Location() {}
 
-  public static Store open(String location, Configuration conf) {
+  public static Store open(String location, Supplier<Configuration> settings) {
     if (location == null || location.isBlank()) {
       throw new CliException(Main.USAGE, "no location given: a path, file:/..., hdfs://namenode/... or another Hadoop URI");
     }
@@ -34,6 +35,7 @@ public final class Location {
       }
       return Stores.open(dir.toString(), Map.of());
     }
+    Configuration conf = settings.get();
     URI uri;
     try {
       uri = URI.create(location);

@@ -1,26 +1,21 @@
 package io.joblib4j.cli.internal;
 
-import java.io.Console;
-import java.lang.reflect.Method;
+import org.jline.terminal.spi.SystemStream;
+import org.jline.terminal.spi.TerminalProvider;
 
-/** Whether standard output is a terminal (progress bars only there). */
+/**
+ * Whether standard error is a terminal: the progress bar goes there, so it shows only then (not
+ * when stderr goes to a file or a pipe, whatever stdout is). JDK 17's {@code System.console()}
+ * only tells about stdin and stdout; JLine (which progressbar brings) asks the system about stderr.
+ */
 final class Terminals {
   private Terminals() {}
 
-  static boolean stdoutIsTerminal() {
-    if (System.getenv("JOBLIB4J_NO_PROGRESS") != null) {
-      return false;
-    }
-    Console console = System.console();
-    if (console == null) {
-      return false;
-    }
-    // Java 22+ returns a console even when redirected; isTerminal() then says whether it is one
+  static boolean stderrIsTerminal() {
     try {
-      Method isTerminal = Console.class.getMethod("isTerminal");
-      return (Boolean) isTerminal.invoke(console);
-    } catch (ReflectiveOperationException e) {
-      return true;
+      return TerminalProvider.load("exec").isSystemStream(SystemStream.Error);
+    } catch (java.io.IOException | RuntimeException | LinkageError e) {
+      return false; // cannot tell: no bar
     }
   }
 }

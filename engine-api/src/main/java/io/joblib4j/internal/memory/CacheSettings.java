@@ -35,6 +35,8 @@ public final class CacheSettings implements Serializable {
   private final Long limitBytes;
   private final Long limitItems;
   private final Duration limitAge;
+  /** Never writes to the location ({@code Memory.Builder.readOnly()}). */
+  private final boolean readOnly;
   /** This JVM's counts of this Memory's calls; a copy in another JVM counts its own. */
   private transient volatile Stats stats;
 
@@ -49,7 +51,16 @@ public final class CacheSettings implements Serializable {
       Compress compress, MmapMode mmapMode, Clock clock, Set<String> allowedClasses,
       Set<String> allowedPackages, boolean trusted, Duration claimLease, Duration claimWait,
       io.joblib4j.CacheLimits limits) {
+    this(location, givenStore, storeOptions, verbose, compress, mmapMode, clock, allowedClasses, allowedPackages,
+        trusted, claimLease, claimWait, limits, false);
+  }
+
+  public CacheSettings(String location, Store givenStore, Map<String, Object> storeOptions, int verbose,
+      Compress compress, MmapMode mmapMode, Clock clock, Set<String> allowedClasses,
+      Set<String> allowedPackages, boolean trusted, Duration claimLease, Duration claimWait,
+      io.joblib4j.CacheLimits limits, boolean readOnly) {
     this.location = location;
+    this.readOnly = readOnly;
     boolean none = limits == null || !limits.any();
     this.limitBytes = none ? null : limits.bytes();
     this.limitItems = none ? null : limits.items();
@@ -74,12 +85,36 @@ public final class CacheSettings implements Serializable {
     return location;
   }
 
-  /** The store, opened on first use in this JVM and shared. */
+  /**
+   * The store, opened on first use in this JVM and shared. A writing Memory prepares it first (a
+   * {@code .gitignore}, a sweep of dead writers' temporaries); a read-only one leaves it as it is.
+   */
   public Store store() {
+    if (readOnly) {
+      return givenStore != null ? givenStore : StoreHandles.openAsIs(location, storeOptions);
+    }
     if (givenStore != null) {
       return StoreHandles.prepared(givenStore);
     }
     return StoreHandles.open(location, storeOptions);
+  }
+
+  /** Whether this Memory only reads its location ({@code Memory.Builder.readOnly()}). */
+  public boolean readOnly() {
+    return readOnly;
+  }
+
+  /**
+   * Refuses what would change the cache in a read-only Memory.
+   *
+   * @throws IllegalStateException naming {@code what} and what to do instead
+   */
+  public void checkWritable(String what) {
+    if (readOnly && location != null) {
+      throw new IllegalStateException("cannot " + what + ": this Memory over " + location + " is read-only"
+          + " (Memory.builder(...).readOnly() never writes to its location); build one without readOnly() to change"
+          + " the cache");
+    }
   }
 
   public int verbose() {

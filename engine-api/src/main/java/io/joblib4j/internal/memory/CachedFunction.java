@@ -171,6 +171,7 @@ final class CachedFunction implements Serializable {
     if (!enabled()) {
       return;
     }
+    settings.checkWritable("clear " + identity().name());
     Store store = settings.store();
     try {
       store.delete(identity().folder());
@@ -270,8 +271,8 @@ final class CachedFunction implements Serializable {
       return MISS;
     } catch (CorruptFileException | UnsupportedFormatVersionException | ClassCastException e) {
       Warnings.warn(CachedFunction.class, "Exception while loading results for " + identity().name()
-          + " from " + store.location() + "/" + entry + "; the entry was deleted and the result is"
-          + " recomputed: " + e.getMessage());
+          + " from " + store.location() + "/" + entry + "; the entry was " + (settings.readOnly()
+          ? "left as it is (a read-only Memory)" : "deleted") + " and the result is recomputed: " + e.getMessage());
       deleteQuietly(store, entry);
       reason(why, io.joblib4j.MissReason.DAMAGED);
       return MISS;
@@ -348,7 +349,7 @@ final class CachedFunction implements Serializable {
   /** This thread computes the entry: after one more look, and under a claim if the Memory takes them. */
   private Outcome lead(Store store, String entry, String key, Object[] args) {
     Claims claims = settings.claims();
-    if (claims != null) {
+    if (claims != null && !settings.readOnly()) {
       return claims.compute(store, entry, MISS, () -> load(store, entry, key, args, false),
           () -> stored(computeAndStore(store, entry, key, args)), v -> new Outcome(v, true));
     }
@@ -371,7 +372,9 @@ final class CachedFunction implements Serializable {
     Instant at = settings.clock().instant();
     CacheMetadata metadata = null;
     try {
-      metadata = publish(store, entry, key, args, value, took, at);
+      if (!settings.readOnly()) { // a read-only Memory returns what it computed without storing it
+        metadata = publish(store, entry, key, args, value, took, at);
+      }
     } catch (ResultDump.Unstorable e) {
       // the value's problem: once a minute per function, not on each of its calls
       StoreTrouble.warnOnce(store.location() + "|" + identity().folder(), "Unable to cache the result of "
@@ -489,6 +492,9 @@ final class CachedFunction implements Serializable {
   }
 
   private void touch(Store store, String entry) {
+    if (settings.readOnly()) {
+      return;
+    }
     java.time.Instant now = settings.clock().instant();
     if (!AccessLog.due(settings.location(), entry, now)) {
       return;
@@ -500,7 +506,11 @@ final class CachedFunction implements Serializable {
     }
   }
 
+  /** Deletes a damaged, expired or replaced entry; a read-only Memory leaves it (its calls compute). */
   private void deleteQuietly(Store store, String path) {
+    if (settings.readOnly()) {
+      return;
+    }
     try {
       store.delete(path);
     } catch (IOException | RuntimeException e) {

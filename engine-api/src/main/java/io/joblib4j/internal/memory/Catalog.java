@@ -40,15 +40,57 @@ public final class Catalog {
       this.key = key;
       this.dirTime = dirTime;
     }
+
+    /** A file directly in the entry's folder: its size counts, and metadata.json's time is the creation. */
+    void add(StoreFile f, String p) {
+      size += f.size();
+      if (p.length() - path.length() - 1 == Layout.METADATA_FILE.length() && p.endsWith(Layout.METADATA_FILE)) {
+        created = f.lastModified();
+      }
+    }
   }
 
-  /** The entries under {@code folder} (a function folder) or, for {@code ""}, of every function. */
+  /**
+   * The entries under {@code folder} (a function folder) or, for {@code ""}, of every function: one
+   * listing per function folder, so that only one function's files are held at a time (a listing of
+   * 100,000 entries is 300,000 files; held at once, the garbage collector copies them again and again).
+   */
   public static List<CacheEntry> entries(Store store, String folder, boolean details) throws IOException {
     Map<String, Building> entries = new LinkedHashMap<>();
+    if (!folder.isEmpty()) {
+      add(store.list(folder), entries);
+    } else {
+      for (StoreFile top : store.children("")) {
+        if (top.directory() && Layout.isFunctionFolderName(top.path())) {
+          add(store.list(top.path()), entries);
+        }
+      }
+    }
+    Map<String, String> names = new HashMap<>();
+    List<CacheEntry> out = new ArrayList<>(entries.size());
+    for (Building b : entries.values()) {
+      String name = names.computeIfAbsent(b.folder, f -> functionName(store, f));
+      Instant created = b.created != null ? b.created : b.dirTime;
+      Instant last = b.dirTime.isBefore(created) ? created : b.dirTime;
+      CacheEntry e = new CacheEntry(name, b.folder, b.key, null, Map.of(), b.size, created, last, null, b.path);
+      out.add(details ? withDetails(store, e) : e);
+    }
+    return out;
+  }
+
+  /** Adds the entries among {@code files} (paths from the root) to {@code entries}. */
+  private static void add(List<StoreFile> files, Map<String, Building> entries) {
     Map<String, Boolean> folders = new HashMap<>();
-    List<StoreFile> files = store.list(folder);
+    // a store lists an entry's folder, then its files: they are added to it without a lookup
+    Building current = null;
     for (StoreFile f : files) {
       String p = f.path();
+      if (current != null && !f.directory() && p.length() > current.path.length() + 1
+          && p.charAt(current.path.length()) == '/' && p.startsWith(current.path)
+          && p.indexOf('/', current.path.length() + 1) < 0) {
+        current.add(f, p);
+        continue;
+      }
       int slash = p.indexOf('/');
       if (slash <= 0) {
         continue;
@@ -60,7 +102,8 @@ public final class Catalog {
       int second = p.indexOf('/', slash + 1);
       if (second < 0) {
         if (f.directory() && Layout.isKey(p.substring(slash + 1))) {
-          entries.put(p, new Building(p, top, p.substring(slash + 1), f.lastModified()));
+          current = new Building(p, top, p.substring(slash + 1), f.lastModified());
+          entries.put(p, current);
         }
         continue;
       }
@@ -77,21 +120,13 @@ public final class Catalog {
           continue;
         }
       }
-      b.size += f.size();
-      if (p.length() - second - 1 == Layout.METADATA_FILE.length() && p.endsWith("/" + Layout.METADATA_FILE)) {
-        b.created = f.lastModified();
+      if (p.indexOf('/', second + 1) < 0) {
+        b.add(f, p);
+        current = b;
+      } else {
+        b.size += f.size(); // deeper (not Memory's layout): counted in the size all the same
       }
     }
-    Map<String, String> names = new HashMap<>();
-    List<CacheEntry> out = new ArrayList<>(entries.size());
-    for (Building b : entries.values()) {
-      String name = names.computeIfAbsent(b.folder, f -> functionName(store, f));
-      Instant created = b.created != null ? b.created : b.dirTime;
-      Instant last = b.dirTime.isBefore(created) ? created : b.dirTime;
-      CacheEntry e = new CacheEntry(name, b.folder, b.key, null, Map.of(), b.size, created, last, null, b.path);
-      out.add(details ? withDetails(store, e) : e);
-    }
-    return out;
   }
 
   /** {@code Memory.remove}: an entry or a function folder, nothing else. */

@@ -273,40 +273,10 @@ public final class LocalStore implements Store {
   /** What is under {@code dir}, {@code depth} levels deep; temporaries and links left out. */
   private List<StoreFile> walk(String dir, int depth) throws IOException {
     String[] s = segments(dir);
-    List<StoreFile> out = new ArrayList<>();
     try (Opened start = tree.open(s, s.length, false, dir)) {
-      walk(start.dir, dir, depth, out);
+      return LocalWalk.walk(tree, start.dir, dir, depth);
     } catch (NoSuchFileException | NotDirectoryException e) {
-      // nothing there
-    }
-    return out;
-  }
-
-  private void walk(Dir d, String rel, int depth, List<StoreFile> out) throws IOException {
-    for (String name : d.names()) {
-      if (name.startsWith(TEMP_PREFIX)) {
-        continue;
-      }
-      BasicFileAttributes a = d.stat(name);
-      if (a == null || !(a.isDirectory() || a.isRegularFile())) {
-        continue; // deleted meanwhile, or a link (to anything: never counted, never followed)
-      }
-      String childRel = rel.isEmpty() ? name : rel + "/" + name;
-      out.add(new StoreFile(childRel, a.isDirectory(), a.isDirectory() ? 0 : a.size(), a.lastModifiedTime().toInstant()));
-      if (a.isDirectory() && depth > 1) {
-        tree.hook.at(Step.LIST_OPENING, childRel);
-        Dir child;
-        try {
-          child = d.openListedDir(name, a); // just stat'ed: no second stat per folder
-        } catch (IOException goneOrSwapped) {
-          continue; // deleted, or replaced by a link, since it was seen
-        }
-        try {
-          walk(child, childRel, depth - 1, out);
-        } finally {
-          child.close();
-        }
-      }
+      return new ArrayList<>(); // nothing there
     }
   }
 

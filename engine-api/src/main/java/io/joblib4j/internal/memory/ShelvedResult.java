@@ -65,6 +65,7 @@ final class ShelvedResult implements MemorizedResult<Object> {
 
   @Override
   public void clear() {
+    settings.checkWritable("clear the result of " + function);
     Store store = settings.store();
     try {
       store.delete(entry());

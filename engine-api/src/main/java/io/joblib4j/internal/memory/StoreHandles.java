@@ -5,8 +5,12 @@ import io.joblib4j.spi.Stores;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -23,7 +27,28 @@ final class StoreHandles {
   private StoreHandles() {}
 
   static Store open(String location, Map<String, Object> options) {
-    return prepared(OPEN.computeIfAbsent(location + " " + options, k -> Stores.open(location, options)));
+    return prepared(handle(location, options));
+  }
+
+  /**
+   * The store at {@code location}, not prepared: for a read-only Memory, which must not write. A
+   * local folder that does not exist is not created (a local store would create it).
+   */
+  static Store openAsIs(String location, Map<String, Object> options) {
+    Store open = OPEN.get(location + " " + options);
+    if (open != null) {
+      return open;
+    }
+    Optional<Path> local = Locations.localFolder(location);
+    if (local.isPresent() && !Files.isDirectory(local.get())) {
+      throw new UncheckedIOException(new NoSuchFileException(local.get().toString(), null,
+          "no cache folder there; a read-only Memory does not create one"));
+    }
+    return handle(location, options);
+  }
+
+  private static Store handle(String location, Map<String, Object> options) {
+    return OPEN.computeIfAbsent(location + " " + options, k -> Stores.open(location, options));
   }
 
   /** Makes a store the user built the one its location maps to in this JVM. */

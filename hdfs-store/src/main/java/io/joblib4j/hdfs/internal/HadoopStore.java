@@ -15,6 +15,7 @@ import java.io.SequenceInputStream;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -254,6 +255,16 @@ abstract class HadoopStore implements Store {
     if (depth == 0) {
       return;
     }
+    boolean needed = depth > 1 || listingDecidesVisibility();
+    List<Path> folders = new ArrayList<>();
+    for (FileStatus child : listing) {
+      if (needed && child.isDirectory() && !child.isSymlink() && !Names.reserved(child.getPath().getName())) {
+        folders.add(child.getPath());
+      }
+    }
+    // many subfolders (a function's entries): their listings fetched by several threads at once
+    Iterator<FileStatus[]> listed = folders.size() >= ParallelListings.PARALLEL_FROM
+        ? ParallelListings.of(folders, this::listOrEmpty).iterator() : null;
     for (FileStatus child : listing) {
       String name = child.getPath().getName();
       if (Names.reserved(name) || child.isSymlink()) {
@@ -261,8 +272,8 @@ abstract class HadoopStore implements Store {
       }
       String childRel = rel.isEmpty() ? name : rel + "/" + name;
       if (child.isDirectory()) {
-        boolean needed = depth > 1 || listingDecidesVisibility();
-        walk(child, needed ? listOrEmpty(child.getPath()) : new FileStatus[0], childRel, out, false, depth - 1);
+        FileStatus[] below = !needed ? new FileStatus[0] : listed != null ? listed.next() : listOrEmpty(child.getPath());
+        walk(child, below, childRel, out, false, depth - 1);
       } else {
         out.add(new StoreFile(childRel, false, child.getLen(), Instant.ofEpochMilli(child.getModificationTime())));
       }
