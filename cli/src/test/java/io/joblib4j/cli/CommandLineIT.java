@@ -175,6 +175,38 @@ class CommandLineIT {
   }
 
   @Test
+  void bothJarsCarryTheLicenseOfEveryLibraryTheirNoticeNames() throws IOException {
+    for (String property : List.of("joblib4j.it.cliJar", "joblib4j.it.sparkJar")) {
+      try (JarFile j = new JarFile(Path.of(System.getProperty(property)).toFile())) {
+        String notice = entryText(j, "META-INF/NOTICE");
+        assertThat(entryText(j, "META-INF/LICENSE")).as(property).contains("Apache License");
+        java.util.regex.Matcher named = java.util.regex.Pattern.compile("META-INF/licenses/[a-z0-9-]+\\.txt").matcher(notice);
+        List<String> licenses = new ArrayList<>();
+        while (named.find()) {
+          licenses.add(named.group());
+        }
+        assertThat(licenses).as(property + ": the non-Apache licenses the NOTICE names").contains(
+            "META-INF/licenses/progressbar.txt", "META-INF/licenses/jline.txt", "META-INF/licenses/slf4j.txt",
+            "META-INF/licenses/zstd-jni.txt", "META-INF/licenses/xz.txt", "META-INF/licenses/asm.txt",
+            "META-INF/licenses/kryo.txt", "META-INF/licenses/minlog.txt", "META-INF/licenses/reflectasm.txt");
+        for (String file : licenses) {
+          assertThat(entryText(j, file)).as(property + ": " + file).contains("Copyright");
+        }
+        assertThat(notice).as("Objenesis' own NOTICE (Apache-2.0, section 4(d))")
+            .contains("Copyright 2006-2024 Joe Walnes, Henri Tremblay, Leonardo Mesquita");
+      }
+    }
+  }
+
+  private static String entryText(JarFile jar, String name) throws IOException {
+    java.util.jar.JarEntry entry = jar.getJarEntry(name);
+    assertThat(entry).as(jar.getName() + " has " + name).isNotNull();
+    try (java.io.InputStream in = jar.getInputStream(entry)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  @Test
   void sparkSubmitRunsTheCommandFromTheSparkJar() throws Exception {
     Path local = dir.resolve("submitted");
     Caches.fill(Caches.at(local));
