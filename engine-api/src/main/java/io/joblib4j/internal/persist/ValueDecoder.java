@@ -63,7 +63,6 @@ final class ValueDecoder {
   private final int maxDepth;
   private final List<Class<?>> classes = new ArrayList<>();
   private final Map<Long, Object> arrays = new HashMap<>();
-  private KryoCodec kryo;
 
   ValueDecoder(ContainerReader reader, AllowList allow, HeapBudget heap, int maxDepth) {
     this.reader = reader;
@@ -415,11 +414,8 @@ final class ValueDecoder {
   private Object kryo() throws IOException {
     int n = in.readLength("a Kryo object");
     byte[] b = in.readBytes(n);
-    if (kryo == null) {
-      kryo = KryoCodec.forReading(allow, maxDepth, heap);
-    }
     try {
-      return kryo.read(b);
+      return KryoReaders.read(b, allow, maxDepth, heap);
     } catch (JoblibException e) {
       throw e; // a refused class, or the heap budget
     } catch (RuntimeException e) {
