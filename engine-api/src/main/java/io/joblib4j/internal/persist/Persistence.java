@@ -280,6 +280,8 @@ public final class Persistence {
       throw new CorruptFileException(name, "truncated: the data ends in the middle of a record");
     } catch (Source.LimitException e) {
       throw new CorruptFileException(name, e.getMessage());
+    } finally {
+      heap.release();
     }
     // Nothing else is caught here: bad data is reported by the decoders as CorruptFileException
     // where they find it, a codec's complaints arrive tagged as CodecDataException, and anything
