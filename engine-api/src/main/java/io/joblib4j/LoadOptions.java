@@ -176,6 +176,12 @@ public final class LoadOptions {
    * JOBLIB4J_LOAD_MAX_HEAP_BYTES}) when set at start-up, which also applies to what {@link Memory}
    * loads.
    *
+   * <p>The loads in progress at the same time share that default as one budget, so that several
+   * files decoding at once cannot fill the heap together: a load that would take the total past it
+   * (or past its own limit, when that is larger) while others are building fails with a {@link
+   * JoblibException} saying so, which is not a {@link CorruptFileException} (the file may well load
+   * alone). A load alone is bounded by its own limit only.
+   *
    * @return the limit in bytes
    */
   public long maxHeapBytes() {

@@ -42,13 +42,15 @@ class MappedArrayFullDiskTest {
       p = new ProcessBuilder("unshare", "-rm", "sh", "-c", script).redirectErrorStream(true)
           .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
     } catch (IOException e) {
-      Assumptions.abort("no unshare(1) here to mount a small tmpfs: " + e.getMessage());
+      skipLoudly("no unshare(1) here to mount a small tmpfs: " + e.getMessage());
       return;
     }
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    Assumptions.assumeTrue(p.exitValue() != 99 && !out.contains("unshare: "),
-        "cannot mount a tmpfs in a new mount namespace here (needs root or user namespaces): " + out);
+    if (p.exitValue() == 99 || out.contains("unshare: ")) {
+      skipLoudly("cannot mount a tmpfs in a new mount namespace here (needs root, or unprivileged user"
+          + " namespaces, which some systems turn off, e.g. Ubuntu 24.04's AppArmor default): " + out.trim());
+    }
     assertThat(p.exitValue()).as(out).isZero();
     assertThat(out).contains("too big: io.joblib4j.array.InsufficientSpaceException: cannot create the mapped array "
         + mount.resolve("too-big.i8") + " (2097152 bytes): the file system holding it (" + mount + " (tmpfs)) has only");
@@ -56,6 +58,18 @@ class MappedArrayFullDiskTest {
     assertThat(out).contains("fits: filled, sum 614400");
     assertThat(out).contains("after the disk filled up: io.joblib4j.array.InsufficientSpaceException");
     assertThat(out).doesNotContain("InternalError");
+  }
+
+  /**
+   * Skips the full-disk case where no small file system can be mounted, and says so in the build's
+   * output as well as in the test report: a skip must not pass for a run. There is no faithful
+   * stand-in without a mount: a file size limit ({@code ulimit -f}) fails writes with EFBIG, not the
+   * ENOSPC of a full disk, and cannot fill the disk under an array that already exists; the /dev/full
+   * test below still checks the translation of ENOSPC.
+   */
+  private static void skipLoudly(String why) {
+    System.err.println("WARNING: MappedArrayFullDiskTest did NOT run the full-disk case on a 1 MiB tmpfs: " + why);
+    Assumptions.abort("full-disk case not run: " + why);
   }
 
   /** Runs in the child JVM, on a 1 MiB tmpfs at {@code args[0]}. */

@@ -3,7 +3,6 @@ package io.joblib4j.internal.persist;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PushbackInputStream;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
@@ -21,18 +20,20 @@ final class GzipMembers extends DecodingStream {
   private static final int FNAME = 8;
   private static final int FCOMMENT = 16;
 
-  private final PushbackInputStream in;
+  private final InputStream in;
   private final Inflater inf = new Inflater(true);
   private final CRC32 crc = new CRC32();
   private final CRC32 headerCrc = new CRC32();
+  /** What was read from {@code in}: {@code buf[pos, filled)} is not used yet (headers and trailers are read from it too). */
   private final byte[] buf;
+  private int pos;
   private int filled;
   private boolean inMember;
   private boolean ended;
 
   GzipMembers(InputStream in, int bufferSize) throws IOException {
     this.buf = new byte[bufferSize];
-    this.in = new PushbackInputStream(in, bufferSize);
+    this.in = in;
     readHeader(true);
   }
 
@@ -58,22 +59,19 @@ final class GzipMembers extends DecodingStream {
       } else if (inf.needsDictionary()) {
         throw new IOException("the gzip stream's deflate data asks for a preset dictionary");
       } else if (inf.needsInput()) {
-        filled = in.read(buf, 0, buf.length);
-        if (filled < 0) {
+        if (!fill()) {
           throw new EOFException("the gzip data ends inside a member");
         }
-        inf.setInput(buf, 0, filled);
+        inf.setInput(buf, pos, filled - pos);
+        pos = filled;
       }
     }
     return -1;
   }
 
-  /** Gives back what the Inflater did not use, checks the trailer, and starts over for a next member. */
+  /** Takes back what the Inflater did not use, checks the trailer, and starts over for a next member. */
   private void endMember() throws IOException {
-    int unused = inf.getRemaining();
-    if (unused > 0) {
-      in.unread(buf, filled - unused, unused);
-    }
+    pos = filled - inf.getRemaining();
     long storedCrc = readUInt32();
     long storedSize = readUInt32();
     if (storedCrc != crc.getValue()) {
@@ -89,19 +87,33 @@ final class GzipMembers extends DecodingStream {
 
   /** At the end of the data, the end; anything else must be another member. */
   private void nextMember() throws IOException {
-    int b = in.read();
-    if (b < 0) {
+    if (!fill()) {
       ended = true;
       return;
     }
-    in.unread(b);
     readHeader(false);
+  }
+
+  /** Whether a byte is there to read, reading more from {@code in} when none is left. */
+  private boolean fill() throws IOException {
+    if (pos < filled) {
+      return true;
+    }
+    int n = in.read(buf, 0, buf.length);
+    pos = 0;
+    filled = Math.max(n, 0);
+    return n > 0;
+  }
+
+  /** The next byte, or -1 at the end of the data. */
+  private int next() throws IOException {
+    return fill() ? buf[pos++] & 0xFF : -1;
   }
 
   private void readHeader(boolean first) throws IOException {
     headerCrc.reset();
-    int id1 = in.read();
-    int id2 = in.read();
+    int id1 = next();
+    int id2 = next();
     if (id1 != 0x1f || id2 != 0x8b) {
       throw new IOException(first ? "not in gzip format" : "trailing garbage after the end of the gzip stream");
     }
@@ -149,7 +161,7 @@ final class GzipMembers extends DecodingStream {
   }
 
   private int rawByte() throws IOException {
-    int b = in.read();
+    int b = next();
     if (b < 0) {
       throw new EOFException("the gzip data ends inside a header or trailer");
     }

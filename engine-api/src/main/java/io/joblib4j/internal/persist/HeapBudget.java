@@ -1,6 +1,7 @@
 package io.joblib4j.internal.persist;
 
 import io.joblib4j.CorruptFileException;
+import io.joblib4j.JoblibException;
 import io.joblib4j.LoadOptions;
 
 /**
@@ -27,21 +28,50 @@ final class HeapBudget {
   /** An array's header. */
   static final int ARRAY = 16;
 
+  /** How far ahead of its estimate a load reserves from {@link LoadsInProgress}. */
+  static final long STEP = 1 << 20;
+
   private final String source;
   private final long limit;
   private long used;
+  private long reserved;
 
   HeapBudget(String source, long limit) {
     this.source = source;
     this.limit = limit;
   }
 
-  /** Counts an object (or a slot) of about {@code bytes} bytes; throws once the total passes the limit. */
+  /**
+   * Counts an object (or a slot) of about {@code bytes} bytes; throws once the total passes the
+   * limit, or once the loads in progress together would pass theirs.
+   */
   void charge(long bytes) {
     used += bytes;
     if (used > limit) {
       throw exceeded();
     }
+    if (used > reserved) {
+      reserve();
+    }
+  }
+
+  private void reserve() {
+    long ahead = Math.min(limit, used + STEP) - reserved;
+    if (LoadsInProgress.reserve(ahead, reserved, limit)) {
+      reserved += ahead;
+      return;
+    }
+    long needed = used - reserved;
+    if (!LoadsInProgress.reserve(needed, reserved, limit)) {
+      throw tooManyAtOnce(needed);
+    }
+    reserved += needed;
+  }
+
+  /** Gives back what this load reserved: it is over, and what it built is its caller's now. */
+  void release() {
+    LoadsInProgress.release(reserved);
+    reserved = 0;
   }
 
   /** What was charged so far, in bytes. */
@@ -56,5 +86,16 @@ final class HeapBudget {
         + " raise it with LoadOptions.builder().maxHeapBytes(...), or for Memory and every load in this JVM"
         + " with -D" + LoadOptions.MAX_HEAP_BYTES_PROPERTY + "=<size> (and a larger -Xmx if the value"
         + " really is that large); an uncompressed file loaded with an MmapMode maps its NDArrays instead");
+  }
+
+  /** Not a damaged file: a load that would fit alone, stopped because others are building at the same time. */
+  private JoblibException tooManyAtOnce(long needed) {
+    long others = LoadsInProgress.reserved() - reserved;
+    return new JoblibException(source + ": the loads in progress in this JVM would together build more heap"
+        + " than loads may at once: this one has built about " + used + " bytes and needs " + needed
+        + " more, the others hold about " + others + ", over the limit of " + Math.max(LoadsInProgress.budget, limit)
+        + " bytes (the default LoadOptions.maxHeapBytes, half the maximum heap unless -D"
+        + LoadOptions.MAX_HEAP_BYTES_PROPERTY + " says otherwise). Load fewer files at once, or raise it with -D"
+        + LoadOptions.MAX_HEAP_BYTES_PROPERTY + "=<size> (and a larger -Xmx if the values really are that large)");
   }
 }

@@ -33,35 +33,16 @@ import java.util.PriorityQueue;
 final class KryoCodec {
   private final Kryo kryo;
 
-  private KryoCodec(Kryo kryo) {
+  KryoCodec(Kryo kryo) {
     this.kryo = kryo;
+  }
+
+  Kryo kryo() {
+    return kryo;
   }
 
   static KryoCodec forWriting() {
     return new KryoCodec(configure(new Kryo(new DefaultClassResolver(), new MapReferenceResolver()), contextLoader(), 1000));
-  }
-
-  /**
-   * A reader whose classes go through {@code allow} and whose objects are charged to {@code heap}
-   * (each new object, by a small estimate; its arrays' and collections' bytes are bounded by the
-   * payload, which is already in memory).
-   */
-  static KryoCodec forReading(AllowList allow, int maxDepth, HeapBudget heap) {
-    DefaultClassResolver resolver = new DefaultClassResolver() {
-      @Override
-      protected Class<?> getTypeByName(String className) {
-        allow.check(className); // before Kryo's Class.forName, so before any instance
-        return super.getTypeByName(className);
-      }
-    };
-    MapReferenceResolver references = new MapReferenceResolver() {
-      @Override
-      public void setReadObject(int id, Object object) {
-        heap.charge(HeapBudget.SERIALIZED_OBJECT);
-        super.setReadObject(id, object);
-      }
-    };
-    return new KryoCodec(configure(new BoundedKryo(resolver, references), allow.loader(), maxDepth));
   }
 
   private static ClassLoader contextLoader() {
@@ -69,7 +50,7 @@ final class KryoCodec {
     return l != null ? l : KryoCodec.class.getClassLoader();
   }
 
-  private static Kryo configure(Kryo k, ClassLoader loader, int maxDepth) {
+  static Kryo configure(Kryo k, ClassLoader loader, int maxDepth) {
     // unregistered classes are written by name; safety comes from the allow-list, not from IDs
     k.setRegistrationRequired(false);
     k.setReferences(true);

@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -175,7 +176,9 @@ public final class Persistence {
       LOG.warn("{} is compressed with {}: it cannot be memory-mapped and is loaded in memory instead"
           + " (mmap mode {} ignored); dump without compression to map it", name, c.name(), mmap);
     }
-    InputStream raw = new FileIoTagging(new BufferedInputStream(Channels.newInputStream(ch), BUFFER));
+    // a buffer no larger than the file: zeroing 1 MiB would cost a small file's load more than reading it
+    int buffer = (int) Math.max(PEEK, Math.min(BUFFER, ch.size()));
+    InputStream raw = new FileIoTagging(new BufferedInputStream(Channels.newInputStream(ch), buffer));
     return readCompressed(c, raw, name, options);
   }
 
@@ -277,6 +280,8 @@ public final class Persistence {
       throw new CorruptFileException(name, "truncated: the data ends in the middle of a record");
     } catch (Source.LimitException e) {
       throw new CorruptFileException(name, e.getMessage());
+    } finally {
+      heap.release();
     }
     // Nothing else is caught here: bad data is reported by the decoders as CorruptFileException
     // where they find it, a codec's complaints arrive tagged as CodecDataException, and anything
@@ -294,11 +299,8 @@ public final class Persistence {
   }
 
   private static String hex(byte[] b) {
-    StringBuilder sb = new StringBuilder("0x");
-    for (int i = 0; i < Math.min(b.length, 8); i++) {
-      sb.append(String.format("%02x", b[i] & 0xFF));
-    }
-    return sb.toString();
+    // not String.format: a foreign file's first load parses a format per byte, and fuzzers load thousands a second
+    return "0x" + HexFormat.of().formatHex(b, 0, Math.min(b.length, 8));
   }
 
   /** An I/O error of the underlying file or stream, as opposed to bad data found by a codec. */

@@ -63,7 +63,6 @@ final class ValueDecoder {
   private final int maxDepth;
   private final List<Class<?>> classes = new ArrayList<>();
   private final Map<Long, Object> arrays = new HashMap<>();
-  private KryoCodec kryo;
 
   ValueDecoder(ContainerReader reader, AllowList allow, HeapBudget heap, int maxDepth) {
     this.reader = reader;
@@ -406,24 +405,36 @@ final class ValueDecoder {
     } catch (ClassNotFoundException e) {
       throw new JoblibException(reader.name() + ": class " + e.getMessage()
           + " is not on the class path (is the jar that defines it missing?)", e);
-    } catch (IOException | RuntimeException | InternalError e) {
-      // InternalError: the JDK's immutable collections throw it for a malformed serial form
-      throw corrupt("malformed Java-serialized object: " + e);
+    } catch (IOException e) {
+      throw malformed("Java-serialized", e);
+    } catch (RuntimeException | InternalError e) {
+      // the JDK's classes reject some malformed serial forms with unchecked exceptions (InternalError
+      // from the immutable collections); anything thrown by other code is a bug and is not hidden
+      Throwable bug = LibraryVerdicts.bug(e, ValueDecoder.class);
+      if (bug != null) {
+        throw LibraryVerdicts.rethrow(bug);
+      }
+      throw malformed("Java-serialized", e);
     }
   }
 
   private Object kryo() throws IOException {
     int n = in.readLength("a Kryo object");
     byte[] b = in.readBytes(n);
-    if (kryo == null) {
-      kryo = KryoCodec.forReading(allow, maxDepth, heap);
-    }
     try {
-      return kryo.read(b);
+      return KryoReaders.read(b, allow, maxDepth, heap);
     } catch (JoblibException e) {
       throw e; // a refused class, or the heap budget
     } catch (RuntimeException e) {
-      throw corrupt("malformed Kryo object: " + e.getMessage());
+      Throwable bug = LibraryVerdicts.bug(e, KryoCodec.class);
+      if (bug != null) {
+        throw LibraryVerdicts.rethrow(bug); // not the bytes' fault: a bug must not look like a damaged file
+      }
+      throw malformed("Kryo", e);
     }
+  }
+
+  private CorruptFileException malformed(String what, Throwable e) {
+    return new CorruptFileException(reader.name(), "malformed " + what + " object: " + e, e);
   }
 }
