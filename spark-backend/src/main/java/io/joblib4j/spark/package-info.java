@@ -3,5 +3,9 @@
  * io.joblib4j.spark.SparkBackend} for a session of your own. A task's exception that cannot travel
  * back to the driver as itself arrives as an {@link io.joblib4j.RemoteTaskException}, as on every
  * backend whose workers are other JVMs.
+ *
+ * <p>The pipeline-stage cache ({@code StageCache}, {@code StageCatalog}) lives in this package too,
+ * from its own module ({@code joblib4j-stage-cache}); this file is the package's one description, so
+ * that the Spark bundle, which carries both modules, holds one {@code package-info}.
  */
 package io.joblib4j.spark;
