@@ -1,6 +1,7 @@
 package io.joblib4j.hdfs.internal;
 
 import io.joblib4j.hdfs.HadoopStoreOptions;
+import io.joblib4j.spi.support.ClassLookup;
 import java.net.URI;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -49,7 +50,7 @@ public final class ConnectClientSettings {
     if (loader == null) {
       loader = ConnectClientSettings.class.getClassLoader();
     }
-    return present(CONNECT_CLIENT, loader) && !present(SPARK_ENV, loader);
+    return ClassLookup.isPresent(CONNECT_CLIENT, loader) && !ClassLookup.isPresent(SPARK_ENV, loader);
   }
 
   private static boolean ownSettings(Map<String, ?> options) {
@@ -70,14 +71,5 @@ public final class ConnectClientSettings {
         .findFirst()
         .map(c -> c.equals("io.joblib4j.hdfs.ChunkedArray") ? "ChunkedArray" : "Memory")
         .orElse("A Hadoop store"));
-  }
-
-  private static boolean present(String name, ClassLoader loader) {
-    try {
-      Class.forName(name, false, loader);
-      return true;
-    } catch (ClassNotFoundException | LinkageError absent) {
-      return false;
-    }
   }
 }

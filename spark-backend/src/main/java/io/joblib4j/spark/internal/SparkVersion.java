@@ -1,5 +1,6 @@
 package io.joblib4j.spark.internal;
 
+import io.joblib4j.spi.support.ClassLookup;
 import io.joblib4j.spi.support.Warnings;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -52,10 +53,12 @@ final class SparkVersion {
    */
   static void refuseOldConnectClient() {
     ClassLoader loader = SparkVersion.class.getClassLoader();
-    if (present(CONNECT_CLIENT, loader) && !present(ConnectDispatch.CONNECT_SESSION, loader)) {
+    if (ClassLookup.isPresent(CONNECT_CLIENT, loader)
+        && !ClassLookup.isPresent(ConnectDispatch.CONNECT_SESSION, loader)) {
       throw new UnsupportedOperationException("joblib4j's spark backend runs on " + SUPPORTED + " with Scala 2.13"
           + " (Java 17 or newer); this JVM has a Spark 3.x Spark Connect client (spark-connect-client-jvm "
-          + versionOf(CONNECT_CLIENT, loader) + ": its session is org.apache.spark.sql.SparkSession, and"
+          + ClassLookup.implementationVersion(CONNECT_CLIENT, loader).orElse("3.x")
+          + ": its session is org.apache.spark.sql.SparkSession, and"
           + " Spark 4's org.apache.spark.sql.connect.SparkSession is absent), whose classes it was not built"
           + " against: Spark 3.x is not supported. Use a Spark 4 Connect client (Databricks Connect for a"
           + " Spark 4 runtime) with joblib4j-spark-connect_2.13, a classic session on a Spark 4 cluster"
@@ -66,24 +69,6 @@ final class SparkVersion {
 
   /** The Connect client's own class, in Spark 3.5 and 4 alike. */
   static final String CONNECT_CLIENT = "org.apache.spark.sql.connect.client.SparkConnectClient";
-
-  private static boolean present(String name, ClassLoader loader) {
-    try {
-      Class.forName(name, false, loader);
-      return true;
-    } catch (ClassNotFoundException | LinkageError absent) {
-      return false;
-    }
-  }
-
-  private static String versionOf(String name, ClassLoader loader) {
-    try {
-      String v = Class.forName(name, false, loader).getPackage().getImplementationVersion();
-      return v != null ? v : "3.x";
-    } catch (ClassNotFoundException | LinkageError absent) {
-      return "3.x";
-    }
-  }
 
   static String running() {
     return org.apache.spark.package$.MODULE$.SPARK_VERSION();

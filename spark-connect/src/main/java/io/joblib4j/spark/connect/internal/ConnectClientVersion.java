@@ -1,5 +1,7 @@
 package io.joblib4j.spark.connect.internal;
 
+import io.joblib4j.spi.support.ClassLookup;
+
 /**
  * Refuses a Spark Connect client older than Spark 4 before any of its classes is touched: a 3.x
  * client has no {@code org.apache.spark.sql.connect.SparkSession} (its session is the class {@code
@@ -15,35 +17,18 @@ final class ConnectClientVersion {
   /** Fails at once, saying what to do, unless a Spark 4 Connect client is on the class path. */
   static void requireSupported() {
     ClassLoader loader = ConnectClientVersion.class.getClassLoader();
-    if (present(CONNECT_SESSION, loader)) {
+    if (ClassLookup.isPresent(CONNECT_SESSION, loader)) {
       return;
     }
-    String found = present(CONNECT_CLIENT, loader)
+    String found = ClassLookup.isPresent(CONNECT_CLIENT, loader)
         ? "a Spark 3.x Spark Connect client (spark-connect-client-jvm "
-            + versionOf(CONNECT_CLIENT, loader) + ", whose session is org.apache.spark.sql.SparkSession)"
+            + ClassLookup.implementationVersion(CONNECT_CLIENT, loader).orElse("3.x")
+            + ", whose session is org.apache.spark.sql.SparkSession)"
         : "no Spark Connect client (spark-connect-client-jvm)";
     throw new UnsupportedOperationException("joblib4j-spark-connect runs on Spark 4.0, 4.1 and 4.2 Connect clients"
         + " (spark-connect-client-jvm_2.13 4.x); this JVM has " + found + ", whose classes it was not built"
         + " against: Spark 3.x is not supported. Use a Spark 4 client (Databricks Connect for a Spark 4 runtime),"
         + " a classic session on a dedicated / single-user cluster (spark.api.mode=classic), or"
         + " backend(\"threads\") for local work.");
-  }
-
-  static boolean present(String name, ClassLoader loader) {
-    try {
-      Class.forName(name, false, loader);
-      return true;
-    } catch (ClassNotFoundException | LinkageError absent) {
-      return false;
-    }
-  }
-
-  private static String versionOf(String name, ClassLoader loader) {
-    try {
-      String v = Class.forName(name, false, loader).getPackage().getImplementationVersion();
-      return v != null ? v : "3.x";
-    } catch (ClassNotFoundException | LinkageError absent) {
-      return "3.x";
-    }
   }
 }
