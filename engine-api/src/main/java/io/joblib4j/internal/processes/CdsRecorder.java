@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The worker's side of {@link WorkerCds}: the recording worker dumps its class-data-sharing
@@ -19,6 +20,13 @@ final class CdsRecorder {
   /** Released early when the worker is about to exit, so that the dump happens before it does. */
   private static final java.util.concurrent.CountDownLatch GO = new java.util.concurrent.CountDownLatch(1);
   private static volatile Thread dumper;
+  /**
+   * Held by the worker's loop while a batch's tasks run ({@code WorkerLoop.Builder#whileTasksRun}),
+   * and by the dump: the dump stops the whole JVM at a safepoint (a tenth of a second here, more on
+   * a loaded machine), which inside a task would count against the task's timeout. Fair, so that
+   * a waiting dump goes before the next batch.
+   */
+  static final ReentrantLock WHILE_TASKS_RUN = new ReentrantLock(true);
 
   private CdsRecorder() {}
 
@@ -42,8 +50,8 @@ final class CdsRecorder {
   /**
    * In a worker, after its first batch: if it is the recorder (its environment says where), dumps
    * the classes it has loaded into the recording and renames that into the archive, atomically, so
-   * that no JVM ever starts with half an archive; then drops the lock. In a thread of its own:
-   * the dump stops this JVM for a fraction of a second, after its first result is on its way.
+   * that no JVM ever starts with half an archive; then drops the lock. In a thread of its own, when
+   * no task runs ({@link #WHILE_TASKS_RUN}): the dump stops this JVM for a fraction of a second.
    */
   static void dumpIfRecorder() {
     String recording = System.getenv(RECORDING_VARIABLE);
@@ -57,9 +65,14 @@ final class CdsRecorder {
         // called as the batch's tasks end, before its results are sent: lets them go first (the
         // archive is the same a moment later); not an ordering anything relies on
         GO.await(150, java.util.concurrent.TimeUnit.MILLISECONDS);
-        javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
-        server.invoke(new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "vmCds",
-            new Object[] {new String[] {"dynamic_dump", recording}}, new String[] {String[].class.getName()});
+        WHILE_TASKS_RUN.lockInterruptibly(); // between batches: the next one starts after the dump
+        try {
+          javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+          server.invoke(new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "vmCds",
+              new Object[] {new String[] {"dynamic_dump", recording}}, new String[] {String[].class.getName()});
+        } finally {
+          WHILE_TASKS_RUN.unlock();
+        }
         if (Files.isRegularFile(Path.of(recording)) && Files.size(Path.of(recording)) > 0) {
           Files.move(Path.of(recording), Path.of(archive), StandardCopyOption.ATOMIC_MOVE);
         }

@@ -47,6 +47,7 @@ public final class WorkerMain {
         .wireFormat(ProcessesCall.WIRE_FORMAT)
         .resultReplacer(WorkerArrays::resultReplacement)
         .onRelease(WorkerArrays::release)
+        .whileTasksRun(CdsRecorder.WHILE_TASKS_RUN)
         .onBatchDone(new java.util.function.IntConsumer() {
           private boolean first = true;
 

@@ -16,6 +16,8 @@ import java.io.StreamCorruptedException;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
@@ -50,6 +52,7 @@ public final class WorkerLoop {
   private final long maxResultBytes;
   private final String tooLargeAdvice;
   private final IntConsumer onBatchDone;
+  private final Lock whileTasksRun;
   private final BooleanSupplier stopAfterBatch;
   private final Path spillFolder;
   private final long spillOver;
@@ -67,6 +70,7 @@ public final class WorkerLoop {
     this.maxResultBytes = b.maxResultBytes;
     this.tooLargeAdvice = b.tooLargeAdvice;
     this.onBatchDone = b.onBatchDone;
+    this.whileTasksRun = b.whileTasksRun;
     this.stopAfterBatch = b.stopAfterBatch;
     this.spillFolder = b.spillFolder;
     this.spillOver = b.spillOver;
@@ -222,8 +226,15 @@ public final class WorkerLoop {
           Diagnosis.className(t), "", t);
       return;
     }
-    progress.begin(job);
-    BatchOutcome outcome = batch.run(name, progress::taskDone);
+    BatchOutcome outcome;
+    // taken before the parent hears "started": its timeout clock never counts a wait for the lock
+    whileTasksRun.lock();
+    try {
+      progress.begin(job);
+      outcome = batch.run(name, progress::taskDone);
+    } finally {
+      whileTasksRun.unlock();
+    }
     onBatchDone.accept(outcome.succeeded() ? batch.size() : outcome.failedTask());
     if (!outcome.succeeded()) {
       Throwable t = outcome.failure();
@@ -424,6 +435,7 @@ public final class WorkerLoop {
     private long maxResultBytes;
     private String tooLargeAdvice = "";
     private IntConsumer onBatchDone = n -> {};
+    private Lock whileTasksRun = new ReentrantLock(); // uncontended unless someone else takes it
     private BooleanSupplier stopAfterBatch = () -> false;
     private Path spillFolder;
     private long spillOver;
@@ -500,6 +512,19 @@ public final class WorkerLoop {
      */
     public Builder onBatchDone(IntConsumer onBatchDone) {
       this.onBatchDone = Objects.requireNonNull(onBatchDone, "onBatchDone");
+      return this;
+    }
+
+    /**
+     * A lock the loop holds while a batch's tasks run, taken before the parent is told the batch
+     * started: whoever else takes it (e.g. something that pauses the whole JVM, such as a
+     * class-data-sharing dump) neither pauses a running task nor eats into its timeout.
+     *
+     * @param lock held by the serving thread from a batch's start to its last task's end
+     * @return this builder
+     */
+    public Builder whileTasksRun(Lock lock) {
+      this.whileTasksRun = Objects.requireNonNull(lock, "lock");
       return this;
     }
 

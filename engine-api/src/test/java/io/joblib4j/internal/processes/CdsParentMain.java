@@ -11,10 +11,30 @@ import java.util.List;
 /**
  * A parent JVM for {@link WorkerCdsIT}, run on a class path of jars only: one call on 1 worker,
  * printing the worker's JVM options; then either closes its own backend ({@code close}: the worker
- * exits normally at once) or just exits ({@code exit}: this JVM's exit asks the worker to leave).
+ * exits normally at once) or just exits ({@code exit}: this JVM's exit asks the worker to leave);
+ * {@code during} makes a second call at once, of one task that watches for the archive.
  */
 public final class CdsParentMain {
   private CdsParentMain() {}
+
+  /**
+   * A task of 3 s in the recording worker, just after its first batch: whether the archive the
+   * worker records existed as the task started and as it ended, and the longest step of a loop of
+   * 5 ms sleeps.
+   */
+  static String archiveBeforeAndAfterATaskOfThreeSeconds() throws InterruptedException {
+    java.nio.file.Path archive = java.nio.file.Path.of(System.getenv(CdsRecorder.ARCHIVE_VARIABLE));
+    boolean before = java.nio.file.Files.exists(archive);
+    long end = System.nanoTime() + 3_000_000_000L;
+    long longest = 0;
+    for (long last = System.nanoTime(); last < end; ) {
+      Thread.sleep(5);
+      long now = System.nanoTime();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }
+    return "before=" + before + " after=" + java.nio.file.Files.exists(archive) + " longestStepMs=" + longest / 1_000_000;
+  }
 
   public static void main(String[] args) throws Exception {
     boolean close = args.length > 0 && args[0].equals("close");
@@ -23,6 +43,9 @@ public final class CdsParentMain {
     String options = p.<String>run(List.of(delayed(() ->
         String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments())))).get(0);
     System.out.println("WORKER_OPTIONS " + options);
+    if (args.length > 0 && args[0].equals("during")) {
+      System.out.println("ARCHIVE " + p.<String>run(List.of(delayed(CdsParentMain::archiveBeforeAndAfterATaskOfThreeSeconds))).get(0));
+    }
     if (close) {
       List<ProcessHandle> workers = ProcessHandle.current().children().toList();
       b.close();

@@ -49,6 +49,18 @@ class WorkerCdsIT {
 
   @Test
   @Timeout(180)
+  void theRecordingWorkersDumpNeverPausesARunningTask() throws Exception {
+    // the dump stops the worker's JVM at a safepoint: inside a task it would count against the
+    // task's timeout (a 300 ms task "ran longer than 1.5 s" on a loaded machine): the recording
+    // worker's second task, started just after its first, sees the archive appear before it
+    // starts or after it ends, never while it runs
+    String out = run(jarClasspath(), "during");
+    assertThat(out).contains("-XX:+RecordDynamicDumpInfo").containsPattern("ARCHIVE before=(true|false) after=");
+    assertThat(out).as(out).doesNotContain("before=false after=true");
+  }
+
+  @Test
+  @Timeout(180)
   void aFolderClassPathReachesWorkersAsAJarAndGetsTheArchiveToo() throws Exception {
     List<String> cp = jarClasspath();
     Path classes = Files.createDirectories(dir.resolve("classes"));
