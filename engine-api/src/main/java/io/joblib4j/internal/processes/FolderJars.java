@@ -54,6 +54,7 @@ final class FolderJars {
       } else {
         java.util.Optional<Path> jar = contentJar(p, cache);
         jar.ifPresent(j -> KNOWN.put(p, j));
+        CHECKED.put(p, System.nanoTime()); // just walked: the next look within a second needs no other
         out.add(jar.map(Path::toString).orElse(e));
       }
     }
