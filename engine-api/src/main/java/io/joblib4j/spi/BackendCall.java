@@ -1,5 +1,6 @@
 package io.joblib4j.spi;
 
+import java.util.List;
 import org.apiguardian.api.API;
 
 /**
@@ -19,6 +20,21 @@ public interface BackendCall extends AutoCloseable {
    * @param listener told how it went
    */
   void submit(Batch batch, BatchListener listener);
+
+  /**
+   * Schedules batches the core has cut and sends together: under {@link Batching#ONE_PER_WORKER},
+   * the whole input as one batch per worker. Each batch is reported to its own listener exactly as
+   * if it had been submitted alone. A backend that pays a fixed cost per submission (a Spark
+   * Connect operation: a plan to analyze and a job to schedule) may run them together; by default
+   * each is {@linkplain #submit submitted} in turn. Must not block for the batches to run.
+   *
+   * @param batches the batches, in dispatch order
+   */
+  default void submitAll(List<BatchSubmission> batches) {
+    for (BatchSubmission b : batches) {
+      submit(b.batch(), b.listener());
+    }
+  }
 
   /**
    * Stops the call promptly: drops batches not yet started and interrupts or kills the ones

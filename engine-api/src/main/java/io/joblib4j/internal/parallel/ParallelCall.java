@@ -6,6 +6,7 @@ import io.joblib4j.ProgressListener.Progress;
 import io.joblib4j.internal.progress.ProgressTracker;
 import io.joblib4j.spi.BackendCall;
 import io.joblib4j.spi.BatchOutcome;
+import io.joblib4j.spi.BatchSubmission;
 import io.joblib4j.spi.CallSpec;
 import io.joblib4j.spi.support.Warnings;
 import java.util.ArrayDeque;
@@ -62,6 +63,11 @@ final class ParallelCall implements CallResults.Producer {
   private final ArrayDeque<List<Delayed<?>>> readyBatches = new ArrayDeque<>();
   private long initialRemaining;
   private int nextBatchIndex;
+  /**
+   * While the initial dispatch cuts one batch per worker, the batches cut so far: sent to the
+   * backend together ({@link BackendCall#submitAll}) once all are cut; else null.
+   */
+  private List<BatchState> cutTogether;
 
   /** Guards everything below. */
   private final ReentrantLock lock = new ReentrantLock();
@@ -145,9 +151,18 @@ final class ParallelCall implements CallResults.Producer {
   private void dispatchInitial() {
     dispatchLock.lock();
     try {
-      while ((initialRemaining > 0 || perWorkerSize > 0 && !readyBatches.isEmpty()) && dispatchOneBatch(true)) {
-        // joblib: keep dispatching until the pre-dispatch slice of the input is used up (one batch per
-        // worker: until every batch cut from it is sent)
+      cutTogether = perWorkerSize > 0 ? new ArrayList<>() : null;
+      try {
+        while ((initialRemaining > 0 || perWorkerSize > 0 && !readyBatches.isEmpty()) && dispatchOneBatch(true)) {
+          // joblib: keep dispatching until the pre-dispatch slice of the input is used up (one batch per
+          // worker: until every batch cut from it is sent)
+        }
+      } finally {
+        List<BatchState> together = cutTogether;
+        cutTogether = null;
+        if (together != null && !together.isEmpty() && !isFailed()) {
+          submitToBackend(together);
+        }
       }
       initialRemaining = 0;
       if (readyBatches.isEmpty() && source.exhausted()) {
@@ -254,10 +269,33 @@ final class ParallelCall implements CallResults.Producer {
     } finally {
       lock.unlock();
     }
+    if (cutTogether != null) {
+      cutTogether.add(state); // under dispatchLock, as the whole initial dispatch
+      return;
+    }
     try {
       backendCall.submit(state.batch, state);
     } catch (Throwable e) {
       fail(e, "the backend refused " + state.batch.description());
+    }
+  }
+
+  /** Hands the backend the batches cut together, in one go. */
+  private void submitToBackend(List<BatchState> states) {
+    if (states.size() == 1) {
+      BatchState only = states.get(0);
+      try {
+        backendCall.submit(only.batch, only);
+      } catch (Throwable e) {
+        fail(e, "the backend refused " + only.batch.description());
+      }
+      return;
+    }
+    try {
+      backendCall.submitAll(states.stream().map(s -> new BatchSubmission(s.batch, s)).toList());
+    } catch (Throwable e) {
+      fail(e, "the backend refused " + states.get(0).batch.description() + " and the " + (states.size() - 1)
+          + " batches cut with it");
     }
   }
 

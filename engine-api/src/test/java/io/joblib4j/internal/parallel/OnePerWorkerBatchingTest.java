@@ -11,6 +11,7 @@ import io.joblib4j.spi.BackendCall;
 import io.joblib4j.spi.BackendTraits;
 import io.joblib4j.spi.Batch;
 import io.joblib4j.spi.BatchListener;
+import io.joblib4j.spi.BatchSubmission;
 import io.joblib4j.spi.Batching;
 import io.joblib4j.spi.CallSpec;
 import java.util.ArrayList;
@@ -34,6 +35,8 @@ class OnePerWorkerBatchingTest {
     final List<Batch> sent = new ArrayList<>();
     final List<BatchListener> listeners = new ArrayList<>();
     final List<Integer> allSizes = new ArrayList<>();
+    /** The number of batches each {@code submitAll} brought, in order. */
+    final List<Integer> together = new ArrayList<>();
     private boolean released;
 
     HoldingBackend(Batching hint) {
@@ -74,6 +77,14 @@ class OnePerWorkerBatchingTest {
             }
           }
           run(batch, listener);
+        }
+
+        @Override
+        public void submitAll(List<BatchSubmission> batches) {
+          synchronized (HoldingBackend.this) {
+            together.add(batches.size());
+          }
+          BackendCall.super.submitAll(batches);
         }
 
         @Override
@@ -125,6 +136,28 @@ class OnePerWorkerBatchingTest {
       List<Integer> out = new ArrayList<>();
       it.forEachRemaining(out::add);
       assertThat(out).containsExactlyInAnyOrderElementsOf(IntStream.rangeClosed(1, 65).boxed().toList());
+    }
+  }
+
+  @Test
+  void theBatchesCutOnePerWorkerReachTheBackendInOneSubmitAll() {
+    HoldingBackend backend = new HoldingBackend(Batching.ONE_PER_WORKER);
+    backend.release();
+    try (Parallel p = Parallel.builder().backend(backend).nJobs(2).build()) {
+      assertThat(p.map((Integer x) -> x * 2, IntStream.range(0, 64).boxed().toList())).hasSize(64);
+      assertThat(p.map((Integer x) -> x * 2, List.of(1))).as("one batch: submitted alone").containsExactly(2);
+    }
+    HoldingBackend adaptive = new HoldingBackend(Batching.ADAPTIVE);
+    adaptive.release();
+    try (Parallel p = Parallel.builder().backend(adaptive).nJobs(2).build()) {
+      assertThat(p.map((Integer x) -> x * 2, IntStream.range(0, 64).boxed().toList())).hasSize(64);
+    }
+    synchronized (backend) {
+      assertThat(backend.together).containsExactly(2);
+      assertThat(backend.allSizes).containsExactly(32, 32, 1);
+    }
+    synchronized (adaptive) {
+      assertThat(adaptive.together).as("joblib's rule sends batch by batch").isEmpty();
     }
   }
 
