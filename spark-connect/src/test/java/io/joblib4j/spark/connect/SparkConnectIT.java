@@ -69,6 +69,60 @@ class SparkConnectIT {
     }
   }
 
+  /** Where and when a task ran on the server: its Spark stage and partition, its start and end. */
+  static long[] stageAndTimes(int i) throws Exception {
+    Object task = Class.forName("org.apache.spark.TaskContext").getMethod("get").invoke(null);
+    long stage = (Integer) task.getClass().getMethod("stageId").invoke(task);
+    long partition = (Integer) task.getClass().getMethod("partitionId").invoke(task);
+    long start = System.nanoTime();
+    Thread.sleep(150); // long enough for batches that run side by side to overlap
+    return new long[] {stage, partition, start, System.nanoTime()};
+  }
+
+  @Test
+  void batchesCutOnePerSlotShareOneOperationAndStillRunSideBySide() {
+    try (SparkBackend spark = ConnectServer.sparkBackend(ConnectServer.session(), ConnectServer.options())) {
+      try (Parallel p = Parallel.builder().backend(spark).nJobs(2).build()) {
+        List<long[]> first = p.map(SparkConnectIT::stageAndTimes, List.of(0, 1, 2, 3)); // batches 0-1 and 2-3
+        assertThat(first.get(2)[0]).as("a function seen for the first time: an operation per batch")
+            .isNotEqualTo(first.get(0)[0]);
+        p.map(SparkConnectIT::stageAndTimes, List.of(0, 1, 2, 3)); // warm: the first may have loaded classes
+        List<long[]> r = p.map(SparkConnectIT::stageAndTimes, List.of(0, 1, 2, 3));
+        assertThat(r.get(2)[0]).as("its operations were short: one operation, one Spark job, one stage")
+            .isEqualTo(r.get(0)[0]);
+        assertThat(r.get(2)[1]).as("a partition per batch").isNotEqualTo(r.get(0)[1]);
+        assertThat(r.get(2)[2]).as("side by side: the second batch began before the first ended").isLessThan(r.get(1)[3]);
+        assertThat(r.get(0)[2]).isLessThan(r.get(3)[3]);
+      }
+      try (Parallel p = Parallel.builder().backend(spark).nJobs(2).batchSize(2).build()) {
+        List<long[]> r = p.map(SparkConnectIT::stageAndTimes, List.of(0, 1, 2, 3));
+        assertThat(r.get(2)[0]).as("batches sent one by one: an operation each").isNotEqualTo(r.get(0)[0]);
+      }
+    }
+  }
+
+  /** Task 0 fails at once, task 1 runs 30 s unless interrupted, others take 1.2 s. */
+  static int failOrRun(int i) throws Exception {
+    if (i == 0) {
+      throw new ScoringFailed("task 0 failed", null);
+    }
+    Thread.sleep(i == 1 ? 30_000 : 1_200); // stands for work; interrupted when the call is cancelled
+    return i;
+  }
+
+  @Test
+  void aFailureCancelsTheOtherBatchesAtOnceWhenTheFunctionsOperationsAreLong() {
+    try (SparkBackend spark = ConnectServer.sparkBackend(ConnectServer.session(), ConnectServer.options());
+         Parallel p = Parallel.builder().backend(spark).nJobs(2).build()) {
+      assertThat(p.map(SparkConnectIT::failOrRun, List.of(2, 3))).containsExactly(2, 3); // operations of 1.2 s
+      long t0 = System.nanoTime();
+      assertThat(catchThrowable(() -> p.map(SparkConnectIT::failOrRun, List.of(0, 1))))
+          .isInstanceOf(ScoringFailed.class).hasMessage("task 0 failed");
+      // an operation per batch: task 0's reports at once and the call cancels task 1's (30 s)
+      assertThat(System.nanoTime() - t0).isLessThan(20_000_000_000L);
+    }
+  }
+
   @Test
   void backendSparkOnTheActiveConnectSessionTakesTheConnectPath() {
     SparkSession session = ConnectServer.session();

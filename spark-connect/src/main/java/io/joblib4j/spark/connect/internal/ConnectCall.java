@@ -5,6 +5,7 @@ import io.joblib4j.TaskSerializationException;
 import io.joblib4j.spi.BackendCall;
 import io.joblib4j.spi.Batch;
 import io.joblib4j.spi.BatchListener;
+import io.joblib4j.spi.BatchSubmission;
 import io.joblib4j.spi.CallSpec;
 import io.joblib4j.spi.worker.BatchCodec;
 import io.joblib4j.spi.worker.FailureReport;
@@ -14,6 +15,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -22,18 +24,19 @@ import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * One {@code Parallel} call on Spark Connect: each batch is one Connect operation, a local relation
- * of one row (the frames a worker would be sent: the batch, then EXIT) mapped by {@link
- * ConnectTask} on an executor, whose one result row (the worker's frames) comes back through the
- * Connect result stream and is read by the same {@link WorkerLink} and {@link BatchCodec} as every
- * backend with workers in other JVMs, so errors are the same.
+ * One {@code Parallel} call on Spark Connect: a batch is a row of a local relation (the frames a
+ * worker would be sent: the batch, then EXIT) mapped by {@link ConnectTask} on an executor, whose
+ * result row (the worker's frames) comes back through the Connect result stream and is read by the
+ * same {@link WorkerLink} and {@link BatchCodec} as every backend with workers in other JVMs, so
+ * errors are the same.
  *
- * <p>At most {@code nJobs} batches run at once, each on a thread of the backend's pool that waits
- * for its operation; every operation carries the call's tag, so {@link #cancel} interrupts them all
- * at once on the server ({@code interruptTag}), which cancels their Spark jobs and interrupts
- * their tasks. A batch counts as started when its operation is sent (the client cannot see when
- * Spark starts the task): the task timeout includes the operation's overhead. Progress within a
- * batch arrives with its result.
+ * <p>At most {@code nJobs} batches run at once, on threads of the backend's pool that wait for
+ * their operations. Batches the core cuts together ({@link #submitAll}, one per slot) share one
+ * operation, a row and a partition each; any other batch is an operation of its own. Every
+ * operation carries the call's tag, so {@link #cancel} interrupts them all at once on the server
+ * ({@code interruptTag}), which cancels their Spark jobs and interrupts their tasks. A batch counts
+ * as started when its operation is sent (the client cannot see when Spark starts the task): the
+ * task timeout includes the operation's overhead. Progress within a batch arrives with its result.
  */
 final class ConnectCall implements BackendCall {
   private final SparkSession session;
@@ -45,6 +48,7 @@ final class ConnectCall implements BackendCall {
   private final Runnable shipCode;
   private final Executor pool;
   private final Runnable onClose;
+  private final RecentOperations recent;
   private final String tag;
 
   private final ArrayDeque<Pending> queue = new ArrayDeque<>();
@@ -57,7 +61,7 @@ final class ConnectCall implements BackendCall {
   private record Pending(long seq, Batch batch, BatchListener listener, byte[] request) {}
 
   ConnectCall(SparkSession session, CallSpec spec, BatchCodec codec, byte[] initializer, ConnectTask task,
-      Runnable shipCode, Executor pool, Runnable onClose) {
+      Runnable shipCode, Executor pool, RecentOperations recent, Runnable onClose) {
     this.session = session;
     this.spec = spec;
     this.codec = codec;
@@ -66,6 +70,7 @@ final class ConnectCall implements BackendCall {
     this.shipCode = shipCode;
     this.pool = pool;
     this.onClose = onClose;
+    this.recent = recent;
     this.tag = tagOf(spec.callId());
   }
 
@@ -76,12 +81,57 @@ final class ConnectCall implements BackendCall {
 
   @Override
   public void submit(Batch batch, BatchListener listener) {
+    Pending p = encode(batch, listener);
+    synchronized (this) {
+      if (p == null || cancelled || closed) {
+        return;
+      }
+      inFlight.add(p);
+      queue.add(p);
+      launchWhatFits();
+    }
+  }
+
+  /**
+   * Batches cut together (one per slot) go in one operation while slots are free, when the
+   * function's last operation was short ({@link RecentOperations}): a local relation of one row per
+   * batch, which the server cuts into as many partitions (up to its parallelism), so they still run
+   * side by side, for one operation's cost instead of one per batch.
+   */
+  @Override
+  public void submitAll(List<BatchSubmission> batches) {
+    List<Pending> ready = new ArrayList<>(batches.size());
+    for (BatchSubmission b : batches) {
+      Pending p = encode(b.batch(), b.listener());
+      if (p != null) {
+        ready.add(p);
+      }
+    }
+    synchronized (this) {
+      if (cancelled || closed) {
+        return;
+      }
+      inFlight.addAll(ready);
+      int together = recent.mayShare(spec.description()) ? Math.min(spec.nJobs() - running, ready.size()) : 0;
+      if (together > 1) {
+        List<Pending> group = List.copyOf(ready.subList(0, together));
+        running += together;
+        pool.execute(() -> run(group));
+        ready = ready.subList(together, ready.size());
+      }
+      queue.addAll(ready); // the rest, one operation each as slots free
+      launchWhatFits();
+    }
+  }
+
+  /** The batch's frames, with the code it needs given to the session; null if it failed (and was reported). */
+  private Pending encode(Batch batch, BatchListener listener) {
     byte[] payload;
     try {
       payload = codec.encodeBatch(batch);
     } catch (TaskSerializationException e) {
       listener.failed(e);
-      return;
+      return null;
     }
     try {
       shipCode.run();
@@ -89,58 +139,59 @@ final class ConnectCall implements BackendCall {
       listener.failed(new JoblibException("joblib4j: the code of " + batch.description() + " of " + spec.callId()
           + " could not be given to the Spark Connect server: " + e.getMessage() + ". Add the application's jars"
           + " with the backend option jars, or session.addArtifact", e));
-      return;
+      return null;
     }
     synchronized (this) {
-      if (cancelled || closed) {
-        return;
-      }
       long seq = nextSeq++;
-      Pending p = new Pending(seq, batch, listener, WorkerLink.batchThenExit(seq, initializer, payload));
-      inFlight.add(p);
-      queue.add(p);
-      launchWhatFits();
+      return new Pending(seq, batch, listener, WorkerLink.batchThenExit(seq, initializer, payload));
     }
   }
 
   /** Called holding the lock. */
   private void launchWhatFits() {
     while (running < spec.nJobs() && !queue.isEmpty()) {
-      Pending p = queue.poll();
+      List<Pending> one = List.of(queue.poll());
       running++;
-      pool.execute(() -> run(p));
+      pool.execute(() -> run(one));
     }
   }
 
-  /** Runs {@code p}'s operation on a pool thread and reports it. */
-  private void run(Pending p) {
+  /** Runs the operation of {@code group}'s batches on a pool thread and reports each. */
+  private void run(List<Pending> group) {
     try {
       synchronized (this) {
         if (cancelled || closed) {
           return;
         }
       }
-      p.listener.started();
+      group.forEach(p -> p.listener.started());
       List<byte[]> rows;
+      long sent = System.nanoTime();
       session.addTag(tag);
       try {
-        rows = session.createDataset(List.of(p.request), Encoders.BINARY())
+        rows = session.createDataset(group.stream().map(Pending::request).toList(), Encoders.BINARY())
             .mapPartitions(task, Encoders.BINARY())
             .collectAsList();
       } finally {
         session.removeTag(tag);
       }
-      if (rows.size() != 1) {
-        throw new IOException("one reply expected, " + rows.size() + " came");
+      recent.took(spec.description(), System.nanoTime() - sent);
+      if (rows.size() != group.size()) {
+        throw new IOException(group.size() + " replies expected, " + rows.size() + " came");
       }
-      replied(p, rows.get(0));
+      // rows come back in the relation's order: partitions in order, each serving its rows in order
+      for (int i = 0; i < rows.size(); i++) {
+        replied(group.get(i), rows.get(i));
+      }
     } catch (Throwable failure) { // the operation failed: Spark's reason, or the call was cancelled
-      if (finish(p)) {
-        p.listener.failed(ConnectFailures.operationFailed(spec, p.batch, failure));
+      for (Pending p : group) {
+        if (finish(p)) {
+          p.listener.failed(ConnectFailures.operationFailed(spec, p.batch, failure));
+        }
       }
     } finally {
       synchronized (this) {
-        running--; // after the listener: a failure has cancelled the call before anything else starts
+        running -= group.size(); // after the listeners: a failure has cancelled the call before anything else starts
         if (!cancelled && !closed) {
           launchWhatFits();
         }
@@ -167,7 +218,7 @@ final class ConnectCall implements BackendCall {
 
         @Override
         public void outcome(long seq, byte[] results) {
-          if (finish(p)) {
+          if (seq == p.seq && finish(p)) {
             reported[0] = true;
             codec.completed(results, p.batch, worker, p.listener);
           }
@@ -175,7 +226,7 @@ final class ConnectCall implements BackendCall {
 
         @Override
         public void failed(long seq, FailureReport report) {
-          if (finish(p)) {
+          if (seq == p.seq && finish(p)) {
             reported[0] = true;
             codec.failed(report, p.batch, worker, p.listener);
           }

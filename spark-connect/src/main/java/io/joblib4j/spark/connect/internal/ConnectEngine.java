@@ -37,6 +37,7 @@ public final class ConnectEngine implements AutoCloseable {
   private final int slotsOption;
   private final long maxResultBytes;
   private final Set<BackendCall> calls = ConcurrentHashMap.newKeySet();
+  private final RecentOperations recent = new RecentOperations();
   private final ExecutorService pool;
   private volatile int slots;
   private boolean closed;
@@ -181,7 +182,7 @@ public final class ConnectEngine implements AutoCloseable {
     }
     ConnectCall[] self = new ConnectCall[1];
     ConnectCall call = new ConnectCall(session, spec, codec, initializer, new ConnectTask(spec.callId(), maxResultBytes),
-        code::ship, pool, () -> calls.remove(self[0]));
+        code::ship, pool, recent, () -> calls.remove(self[0]));
     self[0] = call;
     calls.add(call);
     return call;
