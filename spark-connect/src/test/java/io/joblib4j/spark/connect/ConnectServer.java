@@ -69,8 +69,33 @@ public final class ConnectServer {
     return startMillis;
   }
 
+  /** A server of its own: its JVM and the port it listens on. */
+  public record Started(Process process, int port) {}
+
   private static int start() {
     long t0 = System.nanoTime();
+    Started started = launch(Path.of(System.getProperty("joblib4j.it.serverLog")));
+    server = started.process();
+    Runtime.getRuntime().addShutdownHook(new Thread(ConnectServer::stop, "connect-server-stop"));
+    startMillis = (System.nanoTime() - t0) / 1_000_000;
+    System.out.println("Spark Connect server listening on " + started.port() + " after " + startMillis + " ms");
+    return started.port();
+  }
+
+  /**
+   * Another server, for a test that stops it (the shared one serves every other test): the caller
+   * destroys its process.
+   *
+   * @param log where its output goes
+   * @return the server's JVM and port, once it listens
+   */
+  public static Started startAnother(Path log) {
+    Started started = launch(log);
+    Runtime.getRuntime().addShutdownHook(new Thread(started.process()::destroyForcibly, "connect-server-stop"));
+    return started;
+  }
+
+  private static Started launch(Path log) {
     try {
       String classpath = Files.readString(Path.of(System.getProperty("joblib4j.it.serverClasspathFile"))).trim();
       int port;
@@ -90,15 +115,14 @@ public final class ConnectServer {
           "-Dspark.connect.grpc.binding.port=" + port,
           "org.apache.spark.sql.connect.service.SparkConnectServer"));
       ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-          .redirectOutput(Path.of(System.getProperty("joblib4j.it.serverLog")).toFile());
+          .redirectOutput(log.toFile());
       pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-      server = pb.start();
-      Runtime.getRuntime().addShutdownHook(new Thread(ConnectServer::stop, "connect-server-stop"));
+      Process server = pb.start();
       long deadline = System.nanoTime() + 180_000_000_000L;
       while (true) {
         if (!server.isAlive()) {
           throw new IllegalStateException("the Spark Connect server exited with " + server.exitValue()
-              + "; see " + System.getProperty("joblib4j.it.serverLog"));
+              + "; see " + log);
         }
         try (Socket probe = new Socket()) {
           probe.connect(new InetSocketAddress("127.0.0.1", port), 500);
@@ -110,9 +134,7 @@ public final class ConnectServer {
           Thread.sleep(200); // polling a port that is not open yet: nothing to wait on
         }
       }
-      startMillis = (System.nanoTime() - t0) / 1_000_000;
-      System.out.println("Spark Connect server listening on " + port + " after " + startMillis + " ms");
-      return port;
+      return new Started(server, port);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {

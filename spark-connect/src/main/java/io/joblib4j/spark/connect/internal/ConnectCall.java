@@ -298,9 +298,24 @@ final class ConnectCall implements BackendCall {
           ? " The server's executors lack a class: joblib4j adds its own jars to the session as artifacts;"
             + " add the application's with the backend option jars (or session.addArtifact), and for"
             + " notebook or REPL code register the REPL's class finder (session.registerClassFinder)."
+          : unreachable(cause)
+          ? " The server could not be reached: it stopped, restarted or is cut off, and the work of this"
+            + " call's tasks on it is lost. The Connect client had retried as the session's retry policy"
+            + " says (by default 15 times, backing off to a minute each: about ten minutes); a shorter"
+            + " policy, or a timeout on the Parallel, fails sooner."
           : "";
       return new JoblibException("joblib4j: the Spark Connect operation running " + batch.description()
           + " of " + spec.callId() + " (" + spec.description() + ") failed: " + text + "." + advice, cause);
+    }
+
+    /** Whether gRPC said the server could not be reached (status UNAVAILABLE), anywhere in the causes. */
+    static boolean unreachable(Throwable t) {
+      for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+        if (String.valueOf(c.getMessage()).contains("UNAVAILABLE")) {
+          return true;
+        }
+      }
+      return false;
     }
 
     static JoblibException replyUnreadable(CallSpec spec, Batch batch, Throwable cause) {
