@@ -11,7 +11,9 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import javax.tools.ToolProvider;
 import org.apache.spark.sql.SparkSession;
@@ -68,6 +70,30 @@ class UserClassesIT {
     }
   }
 
+  @Test
+  void aClassKeptInMemoryWhoseLoaderServesItsClassFileIsShippedAsAClassArtifact(@TempDir Path dir) throws Exception {
+    String pkg = "mem" + UUID.randomUUID().toString().replace("-", "");
+    Path out = compile(dir, pkg, "Triple");
+    Map<String, byte[]> files = new HashMap<>();
+    try (var walk = Files.walk(out)) {
+      for (Path f : walk.filter(Files::isRegularFile).toList()) {
+        files.put(out.relativize(f).toString().replace(java.io.File.separatorChar, '/'), Files.readAllBytes(f));
+      }
+    }
+    try (var walk = Files.walk(out)) {
+      walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete()); // in memory only now
+    }
+    ClassLoader notebook = new InMemoryLoader(files, UserClassesIT.class.getClassLoader());
+    Class<?> type = notebook.loadClass(pkg + ".Triple");
+    assertThat(notebook.getResource(pkg.replace('.', '/') + "/Triple.class")).as("no file to point at").isNull();
+    @SuppressWarnings("unchecked")
+    Fn1<Integer, Integer> triple = (Fn1<Integer, Integer>) type.getConstructor().newInstance();
+    try (SparkSession fresh = ConnectServer.newSession();
+         Parallel p = Parallel.builder().backend(new SparkConnectBackend(fresh)).nJobs(2).build()) {
+      assertThat(p.map(triple, List.of(1, 2, 3))).containsExactly(3, 6, 9);
+    }
+  }
+
   /** Compiles {@code pkg.name}, an {@code Fn1<Integer, Integer>} tripling its input, into a folder of its own. */
   private static Path compile(Path dir, String pkg, String name) throws Exception {
     Path src = Files.createDirectories(dir.resolve("src"));
@@ -85,6 +111,34 @@ class UserClassesIT {
 
   private static String location(Class<?> c) throws Exception {
     return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+  }
+
+  /**
+   * Defines classes as a notebook's REPL does when it keeps them in memory: no code source, no file;
+   * their class files served as resource streams only (as Scala's {@code AbstractFileClassLoader}).
+   */
+  static final class InMemoryLoader extends ClassLoader {
+    private final Map<String, byte[]> files;
+
+    InMemoryLoader(Map<String, byte[]> files, ClassLoader parent) {
+      super(parent);
+      this.files = files;
+    }
+
+    @Override
+    protected Class<?> findClass(String name) throws ClassNotFoundException {
+      byte[] bytes = files.get(name.replace('.', '/') + ".class");
+      if (bytes == null) {
+        throw new ClassNotFoundException(name);
+      }
+      return defineClass(name, bytes, 0, bytes.length);
+    }
+
+    @Override
+    public java.io.InputStream getResourceAsStream(String name) {
+      byte[] bytes = files.get(name);
+      return bytes != null ? new java.io.ByteArrayInputStream(bytes) : super.getResourceAsStream(name);
+    }
   }
 
   /**

@@ -11,7 +11,8 @@ import java.util.Optional;
  * Where a class's code is on this machine, so that the Connect server can be given it: a jar, a
  * class folder (a build's output), or the output folder of a REPL whose classes have no code source
  * but whose bytes are files on disk. Classes of the JDK have none; classes a REPL or notebook keeps
- * in memory only are {@link Kind#IN_MEMORY}, which joblib4j cannot ship.
+ * in memory only are {@link Kind#IN_MEMORY}: shipped as class files when their loader serves them
+ * ({@link InMemoryClasses}).
  *
  * @param kind what kind of place
  * @param path the jar, the folder, or the REPL's output folder (null for the other kinds)
@@ -58,9 +59,7 @@ record CodeLocation(Kind kind, Path path) {
    * output folder: Scala's names it in a {@code memory:} URL holding the file's path): that folder.
    */
   static Optional<Path> replFolder(Class<?> type) {
-    String name = type.getName();
-    int slash = name.indexOf('/'); // a hidden class: its bytes are its host's
-    String relative = (slash < 0 ? name : name.substring(0, slash)).replace('.', '/') + ".class";
+    String relative = InMemoryClasses.classFile(type); // a hidden class: its bytes are its host's
     URL url = type.getClassLoader().getResource(relative);
     if (url == null) {
       return Optional.empty();

@@ -5,7 +5,9 @@ import java.lang.invoke.SerializedLambda;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.sql.connect.SparkSession;
@@ -16,8 +18,9 @@ import org.slf4j.LoggerFactory;
  * The code a Connect session's executors need for one backend's calls, found where the client
  * loaded it and given to the session before the operation that needs it: every class written into
  * a batch, an initializer or a shared argument is noted (the codec reports each class once per
- * batch), and its jar, its class folder (as a jar) or its REPL output folder (through the client's
- * class finder) is added once per session. Code the server has anyway — the JDK, the Connect client
+ * batch), and its jar, its class folder (as a jar), its REPL output folder (through the client's
+ * class finder) or, for a class kept in memory whose loader serves its class file, that file (with
+ * its member classes') is added once per session. Code the server has anyway — the JDK, the Connect client
  * and Scala — is never sent.
  */
 final class UserCode {
@@ -29,6 +32,9 @@ final class UserCode {
   private final SparkSession session;
   private final Set<CodeLocation> seen = ConcurrentHashMap.newKeySet();
   private final Set<CodeLocation> pending = new LinkedHashSet<>();
+  /** Class files of classes kept in memory (a REPL's, a notebook's), by their path in a class folder. */
+  private final Set<String> seenInMemory = ConcurrentHashMap.newKeySet();
+  private final Map<String, byte[]> pendingInMemory = new LinkedHashMap<>();
 
   UserCode(SparkSession session) {
     this.session = session;
@@ -78,9 +84,25 @@ final class UserCode {
         }
       }
       case IN_MEMORY -> {
-        if (type != null && WARNED.add(type.getClassLoader())) {
-          LOG.warn("joblib4j: {} was defined in memory (a REPL or a notebook) by {}, and joblib4j cannot give it to"
-              + " the Spark Connect server. Start the REPL with an output folder (Scala: -Yrepl-outdir <dir>), which"
+        if (type == null) {
+          return;
+        }
+        String file = InMemoryClasses.classFile(type);
+        if (seenInMemory.contains(file)) {
+          return;
+        }
+        Map<String, byte[]> found = InMemoryClasses.withMembers(type);
+        if (!found.isEmpty()) {
+          synchronized (this) {
+            for (Map.Entry<String, byte[]> e : found.entrySet()) {
+              if (seenInMemory.add(e.getKey())) {
+                pendingInMemory.put(e.getKey(), e.getValue());
+              }
+            }
+          }
+        } else if (WARNED.add(type.getClassLoader())) {
+          LOG.warn("joblib4j: {} was defined in memory (a REPL or a notebook) by {}, which does not serve its class"
+              + " file, and joblib4j cannot give it to the Spark Connect server. Start the REPL with an output folder (Scala: -Yrepl-outdir <dir>), which"
               + " joblib4j then registers with the client's class finder, or register one yourself"
               + " (session.registerClassFinder)", type.getName(), type.getClassLoader());
         }
@@ -99,6 +121,16 @@ final class UserCode {
   synchronized void ship() {
     List<CodeLocation> now = new ArrayList<>(pending);
     pending.clear();
+    Map<String, byte[]> classes = new LinkedHashMap<>(pendingInMemory);
+    pendingInMemory.clear();
+    for (Map.Entry<String, byte[]> c : classes.entrySet()) {
+      try {
+        session.addArtifact(c.getValue(), c.getKey()); // a .class target: one of the session's class files
+      } catch (RuntimeException e) {
+        seenInMemory.remove(c.getKey()); // tried again by the next batch that needs it
+        throw e;
+      }
+    }
     for (CodeLocation l : now) {
       try {
         switch (l.kind()) {
