@@ -53,6 +53,8 @@ final class WireInput extends ObjectInputStream {
     return in;
   }
 
+  private ClassNotFoundException missingClass;
+
   /** How many tasks were read completely; the task at this index is the one being read. */
   int tasksRead() {
     return tasksRead;
@@ -70,7 +72,25 @@ final class WireInput extends ObjectInputStream {
 
   @Override
   protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
-    return ClassDescriptors.load(desc.getName(), loader);
+    try {
+      return ClassDescriptors.load(desc.getName(), loader);
+    } catch (ClassNotFoundException e) {
+      if (missingClass == null) {
+        missingClass = e;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * The first class this stream could not load, or null. Java serialization may go on past it and
+   * fail later for a reason that hides it (a field that cannot be assigned what stood in for the
+   * object of the missing class): the missing class is what to report.
+   *
+   * @return the first class not found, or null
+   */
+  ClassNotFoundException missingClass() {
+    return missingClass;
   }
 
   @Override

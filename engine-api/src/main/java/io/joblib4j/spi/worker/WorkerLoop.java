@@ -222,8 +222,10 @@ public final class WorkerLoop {
       reader = new WireInput(batchBytes, format, classes);
       batch = (Batch) reader.readObject();
     } catch (Exception | LinkageError | StackOverflowError t) {
-      sendFailed(job, FailureKind.BATCH_UNREADABLE, reader == null ? -1 : reader.tasksRead(), t.toString(),
-          Diagnosis.className(t), "", t);
+      // a class not found is the reason, whatever Java serialization tripped over after it
+      Throwable why = reader != null && reader.missingClass() != null ? reader.missingClass() : t;
+      sendFailed(job, FailureKind.BATCH_UNREADABLE, reader == null ? -1 : reader.tasksRead(), why.toString(),
+          Diagnosis.className(why), "", why);
       return;
     }
     BatchOutcome outcome;

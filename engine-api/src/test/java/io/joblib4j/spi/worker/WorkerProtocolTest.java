@@ -284,6 +284,39 @@ class WorkerProtocolTest {
   }
 
   @Test
+  void aClassTheWorkerLacksIsReportedAsMissingNotAsWhatJavaSerializationSaysNext(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    // a function class compiled now, into a folder only this side's loader reads: the worker lacks it
+    java.nio.file.Path src = java.nio.file.Files.writeString(dir.resolve("Echo.java"), "package onlyhere;\n"
+        + "public class Echo implements io.joblib4j.fn.Fn1<String, String> {\n"
+        + "  private static final long serialVersionUID = 1L;\n"
+        + "  public String invoke(String x) { return x; }\n}\n");
+    String cp = java.nio.file.Path.of(io.joblib4j.fn.Fn1.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+        + java.io.File.pathSeparator + java.nio.file.Path.of(
+            org.apiguardian.api.API.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    assertThat(javax.tools.ToolProvider.getSystemJavaCompiler().run(null, null, null, "-cp", cp, "-d",
+        dir.toString(), src.toString())).isZero();
+    try (java.net.URLClassLoader parentSide = new java.net.URLClassLoader(new java.net.URL[] {dir.toUri().toURL()},
+        WorkerProtocolTest.class.getClassLoader())) {
+      @SuppressWarnings("unchecked")
+      io.joblib4j.fn.Fn1<String, String> echo = (io.joblib4j.fn.Fn1<String, String>)
+          parentSide.loadClass("onlyhere.Echo").getConstructor().newInstance();
+      BatchCodec codec = BatchCodec.builder().classPathHint("ship the classes").build();
+      Batch batch = new TestBatch(new ArrayList<>(List.of(delayed(echo, "x"))));
+      try (WorkerLink link = startWorker(WorkerLoop.builder("test worker"))) {
+        Heard heard = new Heard(codec, batch);
+        readInBackground(link, heard);
+        link.sendBatch(1, null, codec.encodeBatch(batch));
+        Object reported = heard.next();
+        reported = reported instanceof String ? heard.next() : reported; // "started 1", if the worker got that far
+        assertThat(reported).isInstanceOfSatisfying(TaskSerializationException.class, e ->
+            assertThat(e).hasMessageContaining("task 0 of test batch could not be deserialized in worker")
+                .hasMessageContaining("ClassNotFoundException: onlyhere.Echo")
+                .hasMessageContaining("ship the classes"));
+      }
+    }
+  }
+  @Test
   void aPeerOfAnotherVersionIsKnownByItsVersionTokenAndScope() throws Exception {
     try (Socket peer = new Socket(server.getInetAddress(), server.getLocalPort())) {
       DataOutputStream out = new DataOutputStream(peer.getOutputStream());
