@@ -273,6 +273,10 @@ final class ParallelCall implements CallResults.Producer {
       cutTogether.add(state); // under dispatchLock, as the whole initial dispatch
       return;
     }
+    submitToBackend(state);
+  }
+
+  private void submitToBackend(BatchState state) {
     try {
       backendCall.submit(state.batch, state);
     } catch (Throwable e) {
@@ -283,12 +287,7 @@ final class ParallelCall implements CallResults.Producer {
   /** Hands the backend the batches cut together, in one go. */
   private void submitToBackend(List<BatchState> states) {
     if (states.size() == 1) {
-      BatchState only = states.get(0);
-      try {
-        backendCall.submit(only.batch, only);
-      } catch (Throwable e) {
-        fail(e, "the backend refused " + only.batch.description());
-      }
+      submitToBackend(states.get(0));
       return;
     }
     try {

@@ -81,15 +81,7 @@ final class ConnectCall implements BackendCall {
 
   @Override
   public void submit(Batch batch, BatchListener listener) {
-    Pending p = encode(batch, listener);
-    synchronized (this) {
-      if (p == null || cancelled || closed) {
-        return;
-      }
-      inFlight.add(p);
-      queue.add(p);
-      launchWhatFits();
-    }
+    submitAll(List.of(new BatchSubmission(batch, listener))); // one batch: an operation of its own
   }
 
   /**
@@ -310,7 +302,7 @@ final class ConnectCall implements BackendCall {
 
     /** Whether gRPC said the server could not be reached (status UNAVAILABLE), anywhere in the causes. */
     static boolean unreachable(Throwable t) {
-      for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      for (Throwable c = t; c != null; c = c.getCause()) {
         if (String.valueOf(c.getMessage()).contains("UNAVAILABLE")) {
           return true;
         }
