@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.lang.management.ManagementFactory;
 import java.util.concurrent.locks.ReentrantLock;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 
 /**
  * The worker's side of {@link WorkerCds}: the recording worker dumps its class-data-sharing
@@ -27,6 +30,8 @@ final class CdsRecorder {
    * a waiting dump goes before the next batch.
    */
   static final ReentrantLock WHILE_TASKS_RUN = new ReentrantLock(true);
+  /** How long the dump waits for the JIT compilers to fall quiet before it gives up (no archive). */
+  private static final long QUIET_WAIT_NANOS = 10_000_000_000L;
 
   private CdsRecorder() {}
 
@@ -65,15 +70,7 @@ final class CdsRecorder {
         // called as the batch's tasks end, before its results are sent: lets them go first (the
         // archive is the same a moment later); not an ordering anything relies on
         GO.await(150, java.util.concurrent.TimeUnit.MILLISECONDS);
-        WHILE_TASKS_RUN.lockInterruptibly(); // between batches: the next one starts after the dump
-        try {
-          javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
-          server.invoke(new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "vmCds",
-              new Object[] {new String[] {"dynamic_dump", recording}}, new String[] {String[].class.getName()});
-        } finally {
-          WHILE_TASKS_RUN.unlock();
-        }
-        if (Files.isRegularFile(Path.of(recording)) && Files.size(Path.of(recording)) > 0) {
+        if (dumpWhileNothingCompiles(recording)) {
           Files.move(Path.of(recording), Path.of(archive), StandardCopyOption.ATOMIC_MOVE);
         }
       } catch (InterruptedException e) {
@@ -88,6 +85,45 @@ final class CdsRecorder {
     t.setDaemon(true);
     dumper = t;
     t.start();
+  }
+
+  /**
+   * Dumps this JVM's classes into {@code recording} once no method it would archive has been queued
+   * for compilation for a tenth of a second, none is queued or running, and no task runs ({@link
+   * #WHILE_TASKS_RUN}); checks again after the dump. Java 17 archives a method queued for
+   * compilation with its "queued" flag set (JDK-8306460, fixed in Java 21), and every JVM started
+   * from that archive then runs the method interpreted, forever: a worker's 40 ms digest took 5 s.
+   * A JVM dumps only once: if a compilation was queued during the dump after all, or the compilers
+   * never fall quiet within {@link #QUIET_WAIT_NANOS}, there is no archive, and the next JVM records.
+   *
+   * @return whether {@code recording} holds a clean archive
+   */
+  private static boolean dumpWhileNothingCompiles(String recording) throws Exception {
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    ObjectName commands = new ObjectName("com.sun.management:type=DiagnosticCommand");
+    CompilerActivity.Counted archivable = CompilerActivity.Counted.archivable();
+    long until = System.nanoTime() + QUIET_WAIT_NANOS;
+    CompilerActivity last = CompilerActivity.of(server, commands, archivable);
+    while (System.nanoTime() < until) {
+      Thread.sleep(100);
+      CompilerActivity now = CompilerActivity.of(server, commands, archivable);
+      if (now.quiet() && now.equals(last)) {
+        WHILE_TASKS_RUN.lockInterruptibly(); // between batches: the next one starts after the dump
+        try {
+          now = CompilerActivity.of(server, commands, archivable);
+          if (now.equals(last)) {
+            server.invoke(commands, "vmCds", new Object[] {new String[] {"dynamic_dump", recording}},
+                new String[] {String[].class.getName()});
+            return now.equals(CompilerActivity.of(server, commands, archivable))
+                && Files.isRegularFile(Path.of(recording)) && Files.size(Path.of(recording)) > 0;
+          }
+        } finally {
+          WHILE_TASKS_RUN.unlock();
+        }
+      }
+      last = now;
+    }
+    return false;
   }
 
   private static void delete(String file) {

@@ -12,7 +12,9 @@ import java.util.List;
  * A parent JVM for {@link WorkerCdsIT}, run on a class path of jars only: one call on 1 worker,
  * printing the worker's JVM options; then either closes its own backend ({@code close}: the worker
  * exits normally at once) or just exits ({@code exit}: this JVM's exit asks the worker to leave);
- * {@code during} makes a second call at once, of one task that watches for the archive.
+ * {@code during} makes a second call at once, of one task that watches for the archive; {@code busy}
+ * leaves the worker's JIT compilers busy as it exits ({@link HotMethods}), and {@code compiled} asks a
+ * worker how many of those methods it compiles.
  */
 public final class CdsParentMain {
   private CdsParentMain() {}
@@ -40,11 +42,20 @@ public final class CdsParentMain {
     boolean close = args.length > 0 && args[0].equals("close");
     Backend b = Processes.builder().reuse(!close).build();
     Parallel p = Parallel.builder().backend(b).nJobs(1).build();
-    String options = p.<String>run(List.of(delayed(() ->
-        String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments())))).get(0);
+    boolean busy = args.length > 0 && args[0].equals("busy");
+    String options = p.<String>run(List.of(delayed(() -> {
+      if (busy) {
+        HotMethods.keepTheCompilersBusy(); // this JVM exits, and the worker dumps, while they compile
+      }
+      return String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments());
+    }))).get(0);
     System.out.println("WORKER_OPTIONS " + options);
     if (args.length > 0 && args[0].equals("during")) {
       System.out.println("ARCHIVE " + p.<String>run(List.of(delayed(CdsParentMain::archiveBeforeAndAfterATaskOfThreeSeconds))).get(0));
+    }
+    if (args.length > 0 && args[0].equals("compiled")) {
+      System.out.println("COMPILED " + p.<Integer>run(List.of(delayed(HotMethods::compiledAfterCallingEach))).get(0)
+          + " of " + HotMethods.COUNT);
     }
     if (close) {
       List<ProcessHandle> workers = ProcessHandle.current().children().toList();

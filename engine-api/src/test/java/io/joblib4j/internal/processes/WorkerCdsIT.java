@@ -60,6 +60,20 @@ class WorkerCdsIT {
   }
 
   @Test
+  @Timeout(240)
+  void aMethodQueuedForCompilationAsTheArchiveIsDumpedIsStillCompiledInLaterWorkers() throws Exception {
+    // Java 17 archives a method queued for compilation with its "queued" flag set (JDK-8306460,
+    // fixed in 21): every JVM started from that archive then runs it interpreted, forever (a 400 MB
+    // digest took 5 s instead of 40 ms). The recording worker here exits with its compilers busy.
+    List<String> cp = jarClasspath();
+    assertThat(run(cp, "busy")).contains("-XX:+RecordDynamicDumpInfo");
+    awaitArchive();
+    String out = run(cp, "compiled");
+    assertThat(out).contains("-XX:SharedArchiveFile=");
+    assertThat(out).as(out).contains("COMPILED " + HotMethods.COUNT + " of " + HotMethods.COUNT);
+  }
+
+  @Test
   @Timeout(180)
   void aFolderClassPathReachesWorkersAsAJarAndGetsTheArchiveToo() throws Exception {
     List<String> cp = jarClasspath();
@@ -185,7 +199,7 @@ class WorkerCdsIT {
     }
     Path testJar = dir.resolve("cds-test.jar");
     try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(testJar), new Manifest())) {
-      for (Class<?> c : List.of(CdsParentMain.class)) {
+      for (Class<?> c : List.of(CdsParentMain.class, HotMethods.class)) {
         String name = c.getName().replace('.', '/') + ".class";
         out.putNextEntry(new JarEntry(name));
         try (var in = c.getClassLoader().getResourceAsStream(name)) {
