@@ -197,7 +197,7 @@ final class PoolArrays {
           + file + " (" + e.getMessage() + "); free space there, set tempFolder(...) elsewhere, or raise"
           + " maxNbytes", e);
     }
-    SharedArrayRef.Kept kept = new SharedArrayRef.Kept(WorkerArrays.KEPT_PREFIX + file, digest[0], digest[1]);
+    SharedArrayRef.Kept kept = new SharedArrayRef.Kept(WorkerArrays.KEPT_PREFIX + file);
     return new Entry(array, collected, file, digest, kept);
   }
 

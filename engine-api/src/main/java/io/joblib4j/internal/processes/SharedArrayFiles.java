@@ -8,6 +8,8 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Writes a primitive array's elements to a file and reads them back into a new array, in the
@@ -59,7 +61,18 @@ final class SharedArrayFiles {
 
   static Object read(Path file, Class<?> type, int length) throws IOException {
     Object array = Array.newInstance(type, length);
+    copyInto(array, map(file, type, length));
+    return array;
+  }
+
+  /**
+   * The file's elements as read-only mappings of at most ~2 GiB each, in order; a worker that keeps a
+   * copy across calls keeps these too, so that refreshing the copy costs one memory copy and no page
+   * faults.
+   */
+  static List<ByteBuffer> map(Path file, Class<?> type, int length) throws IOException {
     long bytes = (long) length * elementSize(type);
+    List<ByteBuffer> maps = new ArrayList<>(1);
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       if (ch.size() < bytes) {
         throw new IOException("shared array file " + file + " holds " + ch.size() + " bytes, "
@@ -70,11 +83,21 @@ final class SharedArrayFiles {
       for (int from = 0; from < length; from += perMap) {
         int count = Math.min(perMap, length - from);
         MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_ONLY, (long) from * size, (long) count * size);
-        map.order(ByteOrder.nativeOrder());
-        get(map, array, type, from, count);
+        maps.add(map.order(ByteOrder.nativeOrder()));
       }
     }
-    return array;
+    return maps;
+  }
+
+  /** Copies the elements of {@code maps} ({@link #map}) into {@code array}, overwriting all of it. */
+  static void copyInto(Object array, List<ByteBuffer> maps) {
+    Class<?> type = array.getClass().getComponentType();
+    int from = 0;
+    for (ByteBuffer map : maps) {
+      int count = map.capacity() / elementSize(type);
+      get(map.duplicate().order(ByteOrder.nativeOrder()), array, type, from, count);
+      from += count;
+    }
   }
 
   private static void put(ByteBuffer buf, Object a, Class<?> t, int from, int n) {

@@ -15,8 +15,8 @@ import java.io.Serializable;
  * @param file absolute path of the file
  * @param elementType the array's element type, e.g. {@code double.class}
  * @param length the number of elements
- * @param kept for a file the pool keeps across calls ({@link PoolArrays}): its scope and content
- *     digest, with which a worker keeps its copy across calls too; null for a call's own file
+ * @param kept for a file the pool keeps across calls ({@link PoolArrays}): its scope, under which a
+ *     worker keeps its copy across calls too; null for a call's own file
  */
 record SharedArrayRef(String callId, String file, Class<?> elementType, int length, Kept kept)
     implements Serializable {
@@ -27,14 +27,13 @@ record SharedArrayRef(String callId, String file, Class<?> elementType, int leng
   }
 
   /**
-   * A kept file: what a RELEASE names to drop the workers' copies, and the digest of the content.
+   * A kept file: what a RELEASE names to drop the workers' copies. A kept file is never written
+   * again (a changed array gets a new file), so its name is all a worker needs to keep a copy.
    *
    * @param scope the release scope, {@link WorkerArrays#KEPT_PREFIX} and the file
-   * @param digestHigh the content digest's first half ({@link ArrayDigests})
-   * @param digestLow its second half
    */
-  record Kept(String scope, long digestHigh, long digestLow) implements Serializable {
-    @Serial private static final long serialVersionUID = 1L;
+  record Kept(String scope) implements Serializable {
+    @Serial private static final long serialVersionUID = 2L;
   }
 
   @Serial

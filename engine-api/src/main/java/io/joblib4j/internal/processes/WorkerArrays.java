@@ -2,8 +2,11 @@ package io.joblib4j.internal.processes;
 
 import io.joblib4j.array.NDArray;
 import java.io.IOException;
+import java.lang.reflect.Array;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -22,26 +25,32 @@ final class WorkerArrays {
   private static final Map<String, Copy> KEPT = new HashMap<>();
 
   /**
-   * Checks the copies of kept files between calls, one at a time, off the path of the next call; in
-   * a holder so that a worker loads it only when it keeps a file (not while it starts).
+   * Refreshes the copies of kept files between calls, one at a time, off the path of the next call;
+   * in a holder so that a worker loads it only when it keeps a file (not while it starts).
    */
-  private static final class Checker {
+  private static final class Refresher {
     static final ExecutorService THREAD = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "joblib4j-worker-kept-array-check");
+      Thread t = new Thread(r, "joblib4j-worker-kept-array-refresh");
       t.setDaemon(true);
       return t;
     });
   }
 
-  /** A copy of a kept file, the last call that used it, and its check once that call ended. */
+  /**
+   * A copy of a kept file, the file's mappings it was read from (kept: their pages are mapped
+   * already, so a refresh is one memory copy), the last call that used it, and its refresh once
+   * that call ended.
+   */
   private static final class Copy {
     final Object array;
+    final List<ByteBuffer> maps;
     String lastCall;
-    /** The digest of the copy taken after {@link #lastCall} ended (no task holds it since), or null. */
-    CompletableFuture<long[]> checked;
+    /** The copy made equal to the file again after {@link #lastCall} ended (no task holds it since), or null. */
+    CompletableFuture<Void> refreshed;
 
-    Copy(Object array, String lastCall) {
+    Copy(Object array, List<ByteBuffer> maps, String lastCall) {
       this.array = array;
+      this.maps = maps;
       this.lastCall = lastCall;
     }
   }
@@ -69,25 +78,29 @@ final class WorkerArrays {
 
   /**
    * The copy of a kept file, read once and used again by later calls. The tasks of a call may
-   * write into the copy they share (as with a call's own copy), so the first use by another call
-   * checks that it still holds the file's content (its digest) and reads the file again if not. The
-   * digest is taken when the call that used the copy last ends ({@link #release}), in the background,
-   * so that the next call usually finds it ready instead of waiting for it.
+   * write into the copy they share (as with a call's own copy), so before another call uses it the
+   * copy is overwritten with the file's content again: exact whatever a task wrote, and about as
+   * fast as comparing would be. The refresh starts when the call that used the copy last ends
+   * ({@link #release}), in the background, so that the next call usually finds it done.
    */
   private static Object kept(SharedArrayRef ref) throws IOException {
     Copy c = KEPT.get(ref.kept().scope());
     if (c != null && !c.lastCall.equals(ref.callId())) {
-      long[] d = c.checked != null ? c.checked.join() : ArrayDigests.of(c.array);
-      if (d[0] != ref.kept().digestHigh() || d[1] != ref.kept().digestLow()) {
-        c = null; // a task of an earlier call changed it
+      if (c.refreshed != null) {
+        c.refreshed.join();
+      } else {
+        SharedArrayFiles.copyInto(c.array, c.maps);
       }
     }
     if (c == null) {
-      c = new Copy(SharedArrayFiles.read(Path.of(ref.file()), ref.elementType(), ref.length()), ref.callId());
+      List<ByteBuffer> maps = SharedArrayFiles.map(Path.of(ref.file()), ref.elementType(), ref.length());
+      Object array = Array.newInstance(ref.elementType(), ref.length());
+      SharedArrayFiles.copyInto(array, maps);
+      c = new Copy(array, maps, ref.callId());
       KEPT.put(ref.kept().scope(), c);
     }
     c.lastCall = ref.callId();
-    c.checked = null; // this call's tasks hold it now
+    c.refreshed = null; // this call's tasks hold it now
     return c.array;
   }
 
@@ -98,9 +111,8 @@ final class WorkerArrays {
     }
     BY_CALL.remove(scope);
     for (Copy c : KEPT.values()) {
-      if (c.lastCall.equals(scope) && c.checked == null) {
-        Object array = c.array;
-        c.checked = CompletableFuture.supplyAsync(() -> ArrayDigests.of(array), Checker.THREAD);
+      if (c.lastCall.equals(scope) && c.refreshed == null) {
+        c.refreshed = CompletableFuture.runAsync(() -> SharedArrayFiles.copyInto(c.array, c.maps), Refresher.THREAD);
       }
     }
   }
