@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <ul>
  *   <li>{@code sameArrayAgain}: the same array, unchanged: its kept file is reused after a content
- *       digest, and each worker its copy after a digest of the copy.
+ *       digest, and each worker's copy, refreshed from the file when the previous call ended.
  *   <li>{@code sameArrayAgainWholeSums}: the same, each task summing the whole array.
  *   <li>{@code changedArray}: one element changed before each call: written again and read again
  *       by each worker (what every call cost before files were kept).
