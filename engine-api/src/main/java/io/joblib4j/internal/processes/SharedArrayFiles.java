@@ -60,8 +60,13 @@ final class SharedArrayFiles {
   }
 
   static Object read(Path file, Class<?> type, int length) throws IOException {
+    return copyOf(map(file, type, length), type, length);
+  }
+
+  /** A new array of {@code length} {@code type}s holding the elements of {@code maps} ({@link #map}). */
+  static Object copyOf(List<ByteBuffer> maps, Class<?> type, int length) {
     Object array = Array.newInstance(type, length);
-    copyInto(array, map(file, type, length));
+    copyInto(array, maps);
     return array;
   }
 

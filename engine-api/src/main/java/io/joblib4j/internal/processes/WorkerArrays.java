@@ -2,7 +2,6 @@ package io.joblib4j.internal.processes;
 
 import io.joblib4j.array.NDArray;
 import java.io.IOException;
-import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -94,9 +93,7 @@ final class WorkerArrays {
     }
     if (c == null) {
       List<ByteBuffer> maps = SharedArrayFiles.map(Path.of(ref.file()), ref.elementType(), ref.length());
-      Object array = Array.newInstance(ref.elementType(), ref.length());
-      SharedArrayFiles.copyInto(array, maps);
-      c = new Copy(array, maps, ref.callId());
+      c = new Copy(SharedArrayFiles.copyOf(maps, ref.elementType(), ref.length()), maps, ref.callId());
       KEPT.put(ref.kept().scope(), c);
     }
     c.lastCall = ref.callId();
