@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -40,6 +41,18 @@ record LaunchSpec(String java, List<String> classpath, List<String> jvmOptions, 
     classpath = List.copyOf(classpath);
     jvmOptions = List.copyOf(jvmOptions);
     env = Map.copyOf(env);
+  }
+
+  // by hand, as PoolKey's: the generated ones cost a fresh JVM's first call their bootstrap
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof LaunchSpec s && java.equals(s.java) && classpath.equals(s.classpath)
+        && jvmOptions.equals(s.jvmOptions) && env.equals(s.env);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(java, classpath, jvmOptions, env);
   }
 
   static LaunchSpec of(ProcessesOptions options, WorkerClasspath classpath) {

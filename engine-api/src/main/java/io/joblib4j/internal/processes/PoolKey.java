@@ -1,6 +1,7 @@
 package io.joblib4j.internal.processes;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * What makes workers interchangeable: how they are launched, the thread budget they were started
@@ -8,6 +9,18 @@ import java.time.Duration;
  * timeout too).
  */
 record PoolKey(LaunchSpec launch, int threadBudget, Duration idleTimeout, Duration startTimeout) {
+
+  // equals and hashCode by hand: a record's generated ones bootstrap through method handles, which
+  // costs a fresh JVM's first call some 20 ms (this key is the first record a call hashes)
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof PoolKey k && threadBudget == k.threadBudget && sameFamily(k);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(launch, threadBudget, idleTimeout, startTimeout);
+  }
 
   /** True if {@code other} differs at most by thread budget: a pool it can replace. */
   boolean sameFamily(PoolKey other) {
