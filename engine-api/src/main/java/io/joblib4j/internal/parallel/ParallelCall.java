@@ -1,5 +1,6 @@
 package io.joblib4j.internal.parallel;
 
+import io.joblib4j.internal.LazyLogger;
 import io.joblib4j.Delayed;
 import io.joblib4j.ProgressListener.CallInfo;
 import io.joblib4j.ProgressListener.Progress;
@@ -20,8 +21,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One {@code Parallel} call on a backend: the scheduling core every backend shares.
@@ -39,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * of tasks holds a bounded number of tasks and results, whoever is the slower side.
  */
 final class ParallelCall implements CallResults.Producer {
-  private static final Logger LOG = LoggerFactory.getLogger(ParallelCall.class);
+  private static final LazyLogger LOG = LazyLogger.of(ParallelCall.class);
 
   private final CallPlan plan;
   private final CallSpec spec;
@@ -391,7 +390,7 @@ final class ParallelCall implements CallResults.Producer {
     try {
       backendCall.cancel();
     } catch (RuntimeException e) {
-      LOG.warn("backend {} failed to cancel call {}", plan.backend().name(), spec.callId(), e);
+      LOG.get().warn("backend {} failed to cancel call {}", plan.backend().name(), spec.callId(), e);
     }
   }
 
@@ -531,7 +530,7 @@ final class ParallelCall implements CallResults.Producer {
     try {
       backendCall.close();
     } catch (RuntimeException e) {
-      LOG.warn("backend {} failed to close call {}", plan.backend().name(), spec.callId(), e);
+      LOG.get().warn("backend {} failed to close call {}", plan.backend().name(), spec.callId(), e);
     }
     progress.finished(snapshot(), f);
     onFinish.run();

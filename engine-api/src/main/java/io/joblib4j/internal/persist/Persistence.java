@@ -1,5 +1,6 @@
 package io.joblib4j.internal.persist;
 
+import io.joblib4j.internal.LazyLogger;
 import io.joblib4j.CorruptFileException;
 import io.joblib4j.LoadOptions;
 import io.joblib4j.MmapMode;
@@ -30,8 +31,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.UUID;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * dump and load over files and streams: picks the codec, writes through a temporary file renamed
@@ -39,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * codec from magic bytes on load, and turns every way a file can be bad into a typed exception.
  */
 public final class Persistence {
-  private static final Logger LOG = LoggerFactory.getLogger(Persistence.class);
+  private static final LazyLogger LOG = LazyLogger.of(Persistence.class);
   private static final int BUFFER = 1 << 20;
   private static final int PEEK = 16;
 
@@ -173,7 +172,7 @@ public final class Persistence {
     }
     Compressor c = detect(head, name);
     if (mmap != null) {
-      LOG.warn("{} is compressed with {}: it cannot be memory-mapped and is loaded in memory instead"
+      LOG.get().warn("{} is compressed with {}: it cannot be memory-mapped and is loaded in memory instead"
           + " (mmap mode {} ignored); dump without compression to map it", name, c.name(), mmap);
     }
     // a buffer no larger than the file: zeroing 1 MiB would cost a small file's load more than reading it
@@ -200,7 +199,7 @@ public final class Persistence {
 
   private static Object load(InputStream in, String name, boolean whole, LoadOptions options) {
     if (options.mmapMode().isPresent()) {
-      LOG.warn("a stream cannot be memory-mapped: loading in memory (mmap mode {} ignored);"
+      LOG.get().warn("a stream cannot be memory-mapped: loading in memory (mmap mode {} ignored);"
           + " load from a Path to map", options.mmapMode().get());
     }
     try {

@@ -1,5 +1,6 @@
 package io.joblib4j.internal.processes;
 
+import io.joblib4j.internal.LazyLogger;
 import java.io.IOException;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
@@ -19,8 +20,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The large primitive arrays a worker pool's calls shared, kept in files across calls (of one
@@ -39,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * swept by the next JVM that starts a call.
  */
 final class PoolArrays {
-  private static final Logger LOG = LoggerFactory.getLogger(PoolArrays.class);
+  private static final LazyLogger LOG = LazyLogger.of(PoolArrays.class);
   /** Beyond this many bytes of kept arrays, the least recently used are dropped. */
   static final long MAX_KEPT_BYTES = 4L << 30;
   /** Beyond this many kept files, the least recently used are dropped. */
@@ -242,7 +241,7 @@ final class PoolArrays {
     try {
       Files.deleteIfExists(e.file);
     } catch (IOException x) {
-      LOG.debug("cannot delete {}", e.file, x);
+      LOG.get().debug("cannot delete {}", e.file, x);
     }
     dropped.add(e.kept.scope());
     if (files.isEmpty()) { // no empty folder stays behind between uses

@@ -1,5 +1,6 @@
 package io.joblib4j.internal.processes;
 
+import io.joblib4j.internal.LazyLogger;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
@@ -15,8 +16,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Where the processes backend puts its temporary files, and how it finds those of dead parents.
@@ -30,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * /dev/shm} when it has at least 2 GB free, else {@code java.io.tmpdir}.
  */
 final class TempFolders {
-  private static final Logger LOG = LoggerFactory.getLogger(TempFolders.class);
+  private static final LazyLogger LOG = LazyLogger.of(TempFolders.class);
   /** joblib's {@code SYSTEM_SHARED_MEM_FS_MIN_SIZE}. */
   static final long SHM_MIN_FREE = 2_000_000_000L;
   static final Path SHM = Path.of("/dev/shm");
@@ -64,7 +63,7 @@ final class TempFolders {
         return Optional.of(shm);
       }
     } catch (IOException e) {
-      LOG.debug("cannot inspect {}", shm, e);
+      LOG.get().debug("cannot inspect {}", shm, e);
     }
     return Optional.empty();
   }
@@ -105,11 +104,11 @@ final class TempFolders {
         try {
           Files.deleteIfExists(p);
         } catch (IOException e) {
-          LOG.debug("cannot delete {}", p, e);
+          LOG.get().debug("cannot delete {}", p, e);
         }
       });
     } catch (IOException | UncheckedIOException e) {
-      LOG.warn("cannot delete the temporary folder {}: {}", dir, e.toString());
+      LOG.get().warn("cannot delete the temporary folder {}: {}", dir, e.toString());
     }
   }
 
@@ -130,13 +129,13 @@ final class TempFolders {
       for (Path p : entries) {
         Matcher m = OWNED.matcher(p.getFileName().toString());
         if (m.matches() && Files.isDirectory(p) && !isRunning(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)))) {
-          LOG.debug("removing {}, left behind by a joblib4j JVM that is gone", p);
+          LOG.get().debug("removing {}, left behind by a joblib4j JVM that is gone", p);
           deleteTree(p);
           removed++;
         }
       }
     } catch (IOException | NumberFormatException e) {
-      LOG.debug("cannot sweep {}", base, e);
+      LOG.get().debug("cannot sweep {}", base, e);
     }
     return removed;
   }

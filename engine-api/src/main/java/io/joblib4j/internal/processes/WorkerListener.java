@@ -1,5 +1,6 @@
 package io.joblib4j.internal.processes;
 
+import io.joblib4j.internal.LazyLogger;
 import io.joblib4j.spi.worker.WorkerLink;
 import java.io.Closeable;
 import java.io.IOException;
@@ -15,8 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Where one worker connects to its parent: a Unix-domain socket in a folder only this user may
@@ -28,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * next one.
  */
 final class WorkerListener implements Closeable {
-  private static final Logger LOG = LoggerFactory.getLogger(WorkerListener.class);
+  private static final LazyLogger LOG = LazyLogger.of(WorkerListener.class);
   /** sun_path holds 108 bytes on Linux, 104 on macOS, with the terminating zero. */
   private static final int MAX_SOCKET_PATH = 100;
 
@@ -60,7 +59,7 @@ final class WorkerListener implements Closeable {
           throw e;
         }
       } catch (UnsupportedOperationException | IOException e) {
-        LOG.debug("no Unix-domain socket at {}; workers connect over loopback TCP", file, e);
+        LOG.get().debug("no Unix-domain socket at {}; workers connect over loopback TCP", file, e);
       }
     }
     ServerSocketChannel s = ServerSocketChannel.open();
@@ -104,7 +103,7 @@ final class WorkerListener implements Closeable {
         if (link.hello().proves(token) && link.hello().compatible()) {
           return link;
         }
-        LOG.debug("dropped a connection that did not prove this worker's token or spoke another protocol version");
+        LOG.get().debug("dropped a connection that did not prove this worker's token or spoke another protocol version");
         link.close();
       } catch (IOException e) {
         greeted.set(true);
@@ -112,7 +111,7 @@ final class WorkerListener implements Closeable {
         if (closed.get()) {
           throw e;
         }
-        LOG.debug("dropped a connection that did not say HELLO", e);
+        LOG.get().debug("dropped a connection that did not say HELLO", e);
       }
     }
   }
@@ -128,7 +127,7 @@ final class WorkerListener implements Closeable {
       try {
         Files.deleteIfExists(socketFile);
       } catch (IOException e) {
-        LOG.debug("cannot delete {}", socketFile, e);
+        LOG.get().debug("cannot delete {}", socketFile, e);
       }
     }
   }

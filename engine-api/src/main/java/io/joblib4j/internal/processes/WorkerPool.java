@@ -1,5 +1,6 @@
 package io.joblib4j.internal.processes;
 
+import io.joblib4j.internal.LazyLogger;
 import io.joblib4j.spi.worker.BatchCodec;
 import io.joblib4j.spi.worker.FailureReport;
 import java.io.IOException;
@@ -12,8 +13,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The worker JVMs of one {@link PoolKey}, shared by every call that uses it, and the queue of
@@ -27,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * until the next call, and batches waiting for it fail with its error.
  */
 final class WorkerPool {
-  private static final Logger LOG = LoggerFactory.getLogger(WorkerPool.class);
+  private static final LazyLogger LOG = LazyLogger.of(WorkerPool.class);
 
   private final PoolKey key;
   private final List<WorkerHandle> workers = new ArrayList<>();
@@ -127,7 +126,7 @@ final class WorkerPool {
       try {
         w.sendRelease(callId);
       } catch (IOException e) {
-        LOG.debug("cannot tell worker {} to release call {}", w.name(), callId, e);
+        LOG.get().debug("cannot tell worker {} to release call {}", w.name(), callId, e);
       }
     }
   }
@@ -167,7 +166,7 @@ final class WorkerPool {
         w.send(s.job());
       } catch (IOException e) {
         // the worker is dying; its reader reports the batch as lost with the cause
-        LOG.debug("cannot send a batch to worker {}", w.name(), e);
+        LOG.get().debug("cannot send a batch to worker {}", w.name(), e);
         w.kill();
       }
     }
@@ -263,7 +262,7 @@ final class WorkerPool {
     try {
       Files.deleteIfExists(file);
     } catch (IOException e) {
-      LOG.debug("cannot delete {}", file, e);
+      LOG.get().debug("cannot delete {}", file, e);
     }
   }
 
@@ -303,9 +302,9 @@ final class WorkerPool {
     }
     if (!expected && job == null && stranded.isEmpty()) {
       if (w.connected) {
-        LOG.warn("idle worker {} died: {}", w.name(), d.likelyCause());
+        LOG.get().warn("idle worker {} died: {}", w.name(), d.likelyCause());
       } else {
-        LOG.debug("worker {} could not start: {}", w.name(), d.lastOutput());
+        LOG.get().debug("worker {} could not start: {}", w.name(), d.lastOutput());
       }
     }
     if (job != null && !job.call().isCancelled()) {

@@ -1,18 +1,17 @@
 package io.joblib4j.internal.progress;
 
+import io.joblib4j.internal.LazyLogger;
 import io.joblib4j.ProgressListener;
 import io.joblib4j.ProgressListener.CallInfo;
 import io.joblib4j.ProgressListener.Progress;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Fans a call's progress out to its listeners one event at a time, so a listener never sees two
  * events of one call concurrently; a listener that throws is logged and ignored.
  */
 public final class ProgressTracker {
-  private static final Logger LOG = LoggerFactory.getLogger(ProgressTracker.class);
+  private static final LazyLogger LOG = LazyLogger.of(ProgressTracker.class);
   private final List<ProgressListener> listeners;
   private CallInfo call;
   private boolean finished;
@@ -32,7 +31,7 @@ public final class ProgressTracker {
       try {
         l.started(info);
       } catch (RuntimeException e) {
-        LOG.warn("progress listener {} failed", l, e);
+        LOG.get().warn("progress listener {} failed", l, e);
       }
     }
   }
@@ -45,7 +44,7 @@ public final class ProgressTracker {
       try {
         l.progressed(call, p);
       } catch (RuntimeException e) {
-        LOG.warn("progress listener {} failed", l, e);
+        LOG.get().warn("progress listener {} failed", l, e);
       }
     }
   }
@@ -59,7 +58,7 @@ public final class ProgressTracker {
       try {
         l.finished(call, p, failure);
       } catch (RuntimeException e) {
-        LOG.warn("progress listener {} failed", l, e);
+        LOG.get().warn("progress listener {} failed", l, e);
       }
     }
   }
