@@ -1,5 +1,6 @@
 package io.joblib4j.internal.processes;
 
+import io.joblib4j.internal.LazyLogger;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -12,33 +13,43 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Folders of classes on the worker class path (an IDE, {@code mvn exec}, {@code target/classes})
  * replaced by jars of their content: the JDK archives classes for class-data sharing only from
- * jars ({@link WorkerCds}), so a folder class path would start every worker cold. The jar is
- * cached in the archive cache folder, named for the folder's content (every file's path, size and
- * time) and made once: written to a temporary file and renamed into place. A folder that cannot
- * be read or jarred stays a folder.
+ * jars ({@link WorkerCds}), so a folder class path would start every worker without the archive.
+ * The jar is cached in the archive cache folder, named for the folder's content (every file's path,
+ * size and time) and made once: written to a temporary file and renamed into place. A folder that
+ * cannot be read or jarred stays a folder.
  *
- * <p>Reading a folder's content takes a walk over every file, too slow for every call; so a call
- * uses the jar this JVM made last for the folder, and the folder is read again in the background
- * (at most once a second): a changed folder reaches the workers started after that.
+ * <p>Reading a folder's content takes a walk over every file: 0.1 to 0.3 s in a fresh JVM for a
+ * few thousand classes, more than the archive saves a worker's start. So nothing waits for it: a
+ * worker is started with the jar this JVM made last for the folder, or with the folder itself while
+ * there is none (the first workers of a fresh JVM); the folder is read in the background, first a
+ * little after this JVM first asks (off the first call's path), then at most once a second. A
+ * changed folder reaches the workers started after it was read again; a running worker keeps the
+ * classes it loaded, as this JVM does.
  */
 final class FolderJars {
-  private static final Logger LOG = LoggerFactory.getLogger(FolderJars.class);
+  private static final LazyLogger LOG = LazyLogger.of(FolderJars.class);
 
   private static final java.util.Map<Path, Path> KNOWN = new java.util.concurrent.ConcurrentHashMap<>();
   private static final java.util.Map<Path, Long> CHECKED = new java.util.concurrent.ConcurrentHashMap<>();
 
   private FolderJars() {}
 
-  /** {@code entries} with each folder replaced by its jar in {@code cache}. */
+  /** How long after a JVM first asks the folder's first walk waits: off the first call's path. */
+  static final long FIRST_WALK_DELAY_MILLIS = 2_000;
+
+  /**
+   * {@code entries} with each folder replaced by the jar this JVM last made of it (in {@code
+   * cache}); a folder without one yet stays a folder. Never walks a folder itself: the walks run in
+   * the background.
+   */
   static List<String> jarred(List<String> entries, Path cache) {
     List<String> out = new ArrayList<>(entries.size());
     for (String e : entries) {
@@ -49,29 +60,34 @@ final class FolderJars {
       }
       Path known = KNOWN.get(p);
       if (known != null && Files.isRegularFile(known)) {
-        recheckLater(p, cache);
+        recheckLater(p, cache, 0);
         out.add(known.toString());
       } else {
-        java.util.Optional<Path> jar = contentJar(p, cache);
-        jar.ifPresent(j -> KNOWN.put(p, j));
-        CHECKED.put(p, System.nanoTime()); // just walked: the next look within a second needs no other
-        out.add(jar.map(Path::toString).orElse(e));
+        recheckLater(p, cache, FIRST_WALK_DELAY_MILLIS);
+        out.add(e);
       }
     }
     return out;
   }
 
-  private static void recheckLater(Path folder, Path cache) {
+  /** The jar this JVM made last for {@code folder}, or null; for tests. */
+  static Path known(Path folder) {
+    return KNOWN.get(folder);
+  }
+
+  private static void recheckLater(Path folder, Path cache, long delayMillis) {
     long now = System.nanoTime();
     Long last = CHECKED.get(folder);
     if (last != null && now - last < 1_000_000_000L) {
-      return; // checked within the last second
+      return; // checked, or scheduled, within the last second
     }
-    boolean mine = last == null ? CHECKED.putIfAbsent(folder, now) == null : CHECKED.replace(folder, last, now);
+    // a first walk counts as checked until it starts, so that it is scheduled once
+    long stamp = now + TimeUnit.MILLISECONDS.toNanos(delayMillis);
+    boolean mine = last == null ? CHECKED.putIfAbsent(folder, stamp) == null : CHECKED.replace(folder, last, stamp);
     if (!mine) {
       return; // another call is checking it
     }
-    WorkerPools.schedule(() -> contentJar(folder, cache).ifPresent(j -> KNOWN.put(folder, j)), 0);
+    WorkerPools.schedule(() -> contentJar(folder, cache).ifPresent(j -> KNOWN.put(folder, j)), delayMillis);
   }
 
   /** The jar of {@code folder}'s content now, made if it is not in {@code cache} yet. */
@@ -100,7 +116,7 @@ final class FolderJars {
       }
       return java.util.Optional.of(jar);
     } catch (IOException | NoSuchAlgorithmException | RuntimeException e) {
-      LOG.debug("workers use the folder {} as it is: cannot jar it", folder, e);
+      LOG.get().debug("workers use the folder {} as it is: cannot jar it", folder, e);
       return java.util.Optional.empty();
     }
   }

@@ -67,8 +67,18 @@ record LaunchSpec(String java, List<String> classpath, List<String> jvmOptions, 
     }
     jvm.addAll(options.jvmOptions());
     String exe = System.getProperty("os.name", "").startsWith("Windows") ? "java.exe" : "java";
-    return new LaunchSpec(Path.of(System.getProperty("java.home"), "bin", exe).toString(),
-        WorkerCds.jarFolders(classpath.entries()), jvm, options.env());
+    return new LaunchSpec(Path.of(System.getProperty("java.home"), "bin", exe).toString(), classpath.entries(), jvm,
+        options.env());
+  }
+
+  /**
+   * This spec as the next worker is started with it: folders of the class path replaced by the
+   * jars of their content made so far ({@link WorkerCds#jarFolders}). Not part of the pool's key,
+   * so that workers started before and after a folder was jarred serve the same calls.
+   */
+  LaunchSpec forNextWorker() {
+    List<String> cp = WorkerCds.jarFolders(classpath);
+    return cp.equals(classpath) ? this : new LaunchSpec(java, cp, jvmOptions, env);
   }
 
   /** How deep this JVM is in a tree of workers: 0 for an application, 1 in a worker, ... */

@@ -1,5 +1,6 @@
 package io.joblib4j.internal.processes;
 
+import io.joblib4j.internal.LazyLogger;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -26,8 +27,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A class-data-sharing archive of the worker's classes, so that worker JVMs start with their
@@ -46,11 +45,12 @@ import org.slf4j.LoggerFactory;
  * size and time) and the JVM options.
  *
  * <p>The JDK can only archive class paths of jar files, so folders on the class path (an IDE, a
- * test run from target/classes) reach workers as jars of their content ({@link #jarFolders}). {@code -Djoblib4j.processes.cds=false}, or any CDS
- * option of the user's, turns this off.
+ * test run from target/classes) reach workers as jars of their content ({@link #jarFolders}) once
+ * those are made, in the background. {@code -Djoblib4j.processes.cds=false}, or any CDS option of
+ * the user's, turns this off.
  */
 final class WorkerCds {
-  private static final Logger LOG = LoggerFactory.getLogger(WorkerCds.class);
+  private static final LazyLogger LOG = LazyLogger.of(WorkerCds.class);
   private static final List<String> QUIET = List.of("-Xlog:cds=off", "-Xlog:cds+dynamic=off");
   private static final Duration STALE = Duration.ofMinutes(10);
   private static final Map<LaunchSpec, Optional<String>> KEYS = new ConcurrentHashMap<>();
@@ -103,7 +103,7 @@ final class WorkerCds {
       Path recording = dir.resolve(key.get() + "-" + ProcessHandle.current().pid() + "-" + serial + ".tmp");
       return new Plan(concat(List.of("-XX:+RecordDynamicDumpInfo"), QUIET), recording, archive, lock);
     } catch (IOException | RuntimeException e) {
-      LOG.debug("no class-data-sharing archive for workers", e);
+      LOG.get().debug("no class-data-sharing archive for workers", e);
       return Plan.NONE;
     }
   }
@@ -114,7 +114,7 @@ final class WorkerCds {
       try {
         Files.writeString(plan.lock(), pid + "\n" + plan.recording().getFileName());
       } catch (IOException e) {
-        LOG.debug("cannot write {}", plan.lock(), e);
+        LOG.get().debug("cannot write {}", plan.lock(), e);
       }
     }
   }
@@ -144,7 +144,7 @@ final class WorkerCds {
         }
       }
     } catch (IOException e) {
-      LOG.debug("cannot sweep {}", dir, e);
+      LOG.get().debug("cannot sweep {}", dir, e);
     }
   }
 
@@ -195,7 +195,7 @@ final class WorkerCds {
         p.destroyForcibly();
       }
     } catch (IOException | InterruptedException | RuntimeException e) {
-      LOG.debug("cannot adopt {}", recording, e);
+      LOG.get().debug("cannot adopt {}", recording, e);
     } finally {
       deleteQuietly(recording);
       deleteQuietly(lock);
@@ -204,8 +204,9 @@ final class WorkerCds {
   }
 
   /**
-   * {@code entries} with folders replaced by jars of their content ({@link FolderJars}), so that
-   * workers on a folder class path get an archive too; unchanged when this is turned off.
+   * {@code entries} with folders replaced by the jars of their content made so far ({@link
+   * FolderJars}, which makes them in the background), so that workers on a folder class path get an
+   * archive too; unchanged when this is turned off.
    */
   static List<String> jarFolders(List<String> entries) {
     if (disabled() || entries.stream().noneMatch(e -> Files.isDirectory(Path.of(e)))) {
@@ -214,7 +215,7 @@ final class WorkerCds {
     try {
       return FolderJars.jarred(entries, cacheDir());
     } catch (IOException | RuntimeException e) {
-      LOG.debug("workers use the class path's folders as they are", e);
+      LOG.get().debug("workers use the class path's folders as they are", e);
       return entries;
     }
   }
@@ -314,7 +315,7 @@ final class WorkerCds {
       try {
         Files.deleteIfExists(p);
       } catch (IOException e) {
-        LOG.debug("cannot delete {}", p, e);
+        LOG.get().debug("cannot delete {}", p, e);
       }
     }
   }

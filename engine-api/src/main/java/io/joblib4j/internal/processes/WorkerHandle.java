@@ -1,5 +1,6 @@
 package io.joblib4j.internal.processes;
 
+import io.joblib4j.internal.LazyLogger;
 import io.joblib4j.spi.worker.FailureReport;
 import io.joblib4j.spi.worker.WorkerLink;
 import java.io.IOException;
@@ -7,8 +8,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The parent's side of one worker JVM, and the thread that owns it from start to death: it opens
@@ -26,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * <p>Fields marked "pool" are guarded by the owning {@link WorkerPool}'s lock.
  */
 final class WorkerHandle implements Runnable {
-  private static final Logger LOG = LoggerFactory.getLogger(WorkerHandle.class);
+  private static final LazyLogger LOG = LazyLogger.of(WorkerHandle.class);
   /** A connection to the worker's port that has not said HELLO by then is dropped. */
   private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(5);
 
@@ -90,21 +89,21 @@ final class WorkerHandle implements Runnable {
       if (!connected) {
         startError = e;
       } else if (!WorkerLink.isDisconnect(e) && !killed && !retiring) {
-        LOG.warn("worker {} broke the protocol ({}); killing it", name(), e.toString());
+        LOG.get().warn("worker {} broke the protocol ({}); killing it", name(), e.toString());
       }
     } catch (OutOfMemoryError e) {
       // this JVM's heap, not the worker's: the batch fails saying so, and the worker is replaced
       parentOutOfMemory = e;
       kill();
     } catch (RuntimeException | Error e) {
-      LOG.error("joblib4j bug in the reader of worker {}", name(), e);
+      LOG.get().error("joblib4j bug in the reader of worker {}", name(), e);
     } finally {
       died();
     }
   }
 
   private void launch() throws IOException {
-    LaunchSpec spec = pool.key().launch();
+    LaunchSpec spec = pool.key().launch().forNextWorker();
     int budget = pool.key().threadBudget();
     WorkerCds.Plan cds = WorkerCds.plan(spec, serial);
     ProcessBuilder pb = new ProcessBuilder(spec.command(budget, server.workerArguments(), WorkerPools::scratchDir,

@@ -13,8 +13,9 @@ import java.util.List;
  * printing the worker's JVM options; then either closes its own backend ({@code close}: the worker
  * exits normally at once) or just exits ({@code exit}: this JVM's exit asks the worker to leave);
  * {@code during} makes a second call at once, of one task that watches for the archive; {@code busy}
- * leaves the worker's JIT compilers busy as it exits ({@link HotMethods}), and {@code compiled} asks a
- * worker how many of those methods it compiles.
+ * leaves the worker's JIT compilers busy as it exits ({@link HotMethods}), {@code compiled} asks a
+ * worker how many of those methods it compiles, and {@code later} waits for the class path's folders
+ * to be jarred in the background, then calls on 2 new workers and prints their class paths and options.
  */
 public final class CdsParentMain {
   private CdsParentMain() {}
@@ -38,6 +39,16 @@ public final class CdsParentMain {
     return "before=" + before + " after=" + java.nio.file.Files.exists(archive) + " longestStepMs=" + longest / 1_000_000;
   }
 
+  private static void awaitFoldersJarred() throws InterruptedException {
+    for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+      java.nio.file.Path folder = java.nio.file.Path.of(e);
+      long until = System.nanoTime() + 60_000_000_000L;
+      while (java.nio.file.Files.isDirectory(folder) && FolderJars.known(folder) == null && System.nanoTime() < until) {
+        Thread.sleep(50);
+      }
+    }
+  }
+
   public static void main(String[] args) throws Exception {
     boolean close = args.length > 0 && args[0].equals("close");
     Backend b = Processes.builder().reuse(!close).build();
@@ -47,9 +58,24 @@ public final class CdsParentMain {
       if (busy) {
         HotMethods.keepTheCompilersBusy(); // this JVM exits, and the worker dumps, while they compile
       }
-      return String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments());
+      return String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()) + " WORKER_CP "
+          + System.getProperty("java.class.path");
     }))).get(0);
     System.out.println("WORKER_OPTIONS " + options);
+    if (args.length > 0 && args[0].equals("later")) {
+      awaitFoldersJarred();
+      try (Parallel two = Parallel.builder().backend(b).nJobs(2).build()) {
+        // tasks long enough that both workers run one, so that the one recording the archive gets its batch
+        List<io.joblib4j.Delayed<String>> tasks = java.util.stream.IntStream.range(0, 4).mapToObj(i -> delayed(() -> {
+          Thread.sleep(400);
+          return String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()) + " WORKER_CP "
+              + System.getProperty("java.class.path");
+        })).toList();
+        for (String w : two.run(tasks)) {
+          System.out.println("LATER_WORKER_OPTIONS " + w);
+        }
+      }
+    }
     if (args.length > 0 && args[0].equals("during")) {
       System.out.println("ARCHIVE " + p.<String>run(List.of(delayed(CdsParentMain::archiveBeforeAndAfterATaskOfThreeSeconds))).get(0));
     }

@@ -75,7 +75,7 @@ class WorkerCdsIT {
 
   @Test
   @Timeout(180)
-  void aFolderClassPathReachesWorkersAsAJarAndGetsTheArchiveToo() throws Exception {
+  void aFolderClassPathStartsTheFirstWorkersAtOnceAndLaterOnesFromAJarWithTheArchive() throws Exception {
     List<String> cp = jarClasspath();
     Path classes = Files.createDirectories(dir.resolve("classes"));
     Path testJar = Path.of(cp.remove(0)); // the jar of the test class: here a folder instead
@@ -89,16 +89,41 @@ class WorkerCdsIT {
       }
     }
     cp.add(0, classes.toString());
-    assertThat(run(cp, "exit")).contains("-XX:+RecordDynamicDumpInfo");
+    // the first worker does not wait for the folder's walk: it starts from the folder, without an archive
+    String first = run(cp, "later");
+    assertThat(line(first, "WORKER_OPTIONS")).doesNotContain("-XX:+RecordDynamicDumpInfo");
+    assertThat(classPath(first, "WORKER_OPTIONS")).contains(classes.toString());
+    // workers started once the folder is jarred (in the background) run from the jar; one records the archive
+    assertThat(classPath(first, "LATER_WORKER_OPTIONS")).contains("cp-").doesNotContain(classes.toString());
     awaitArchive();
-    assertThat(run(cp, "exit")).contains("-XX:SharedArchiveFile=");
+    String second = run(cp, "later");
+    assertThat(classPath(second, "WORKER_OPTIONS")).contains(classes.toString());
+    assertThat(line(second, "LATER_WORKER_OPTIONS")).contains("-XX:SharedArchiveFile=");
+    assertThat(classPath(second, "LATER_WORKER_OPTIONS")).contains("cp-").doesNotContain(classes.toString());
+  }
+
+  private static String classPath(String out, String prefix) {
+    String l = line(out, prefix);
+    return l.substring(l.indexOf(" WORKER_CP ") + 11);
+  }
+
+  private static String line(String out, String prefix) {
+    return out.lines().filter(l -> l.startsWith(prefix + " ")).findFirst()
+        .orElseThrow(() -> new AssertionError("no " + prefix + " in:\n" + out));
   }
 
   @Test
-  void aFoldersJarIsNamedForItsContent(@TempDir Path cache) throws IOException {
+  void aFoldersJarIsNamedForItsContent(@TempDir Path cache) throws IOException, InterruptedException {
     Path classes = Files.createDirectories(dir.resolve("classes/a"));
     Files.writeString(classes.resolve("X.class"), "x");
-    List<String> first = FolderJars.jarred(List.of(dir.resolve("classes").toString()), cache);
+    Path folder = dir.resolve("classes");
+    assertThat(FolderJars.jarred(List.of(folder.toString()), cache)).as("no waiting for a walk: the folder as it is")
+        .containsExactly(folder.toString());
+    long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (FolderJars.known(folder) == null && System.nanoTime() < until) {
+      Thread.sleep(20); // jarred in the background, a little later
+    }
+    List<String> first = FolderJars.jarred(List.of(folder.toString()), cache);
     assertThat(first.get(0)).endsWith(".jar");
     try (JarFile jf = new JarFile(first.get(0))) {
       assertThat(jf.getEntry("a/X.class")).isNotNull();
