@@ -87,7 +87,11 @@ final class FolderJars {
     if (!mine) {
       return; // another call is checking it
     }
-    WorkerPools.schedule(() -> contentJar(folder, cache).ifPresent(j -> KNOWN.put(folder, j)), delayMillis);
+    WorkerPools.schedule(() -> {
+      java.util.Optional<Path> jar = contentJar(folder, cache);
+      CHECKED.put(folder, System.nanoTime()); // just walked (before KNOWN says so): no other look within a second
+      jar.ifPresent(j -> KNOWN.put(folder, j));
+    }, delayMillis);
   }
 
   /** The jar of {@code folder}'s content now, made if it is not in {@code cache} yet. */
