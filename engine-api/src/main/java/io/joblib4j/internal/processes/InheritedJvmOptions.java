@@ -1,5 +1,6 @@
 package io.joblib4j.internal.processes;
 
+import io.joblib4j.internal.LazyLogger;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,18 +19,39 @@ final class InheritedJvmOptions {
   private static final List<String> SKIPPED_PROPERTIES = List.of("java.class.path", "jdk.module.",
       "sun.java.command", "sun.java.launcher", "java.util.concurrent.ForkJoinPool.common.parallelism",
       "joblib4j.processes.depth", "java.rmi.server.", "com.sun.management.jmxremote");
-  private static volatile List<String> cached;
+  private static final LazyLogger LOG = LazyLogger.of(InheritedJvmOptions.class);
 
   private InheritedJvmOptions() {}
 
-  /** This JVM's options that workers inherit, computed once. */
+  /** This JVM's options that workers inherit, computed once (waiting if {@link #prefetch} is computing them). */
   static List<String> get() {
-    List<String> c = cached;
-    if (c == null) {
-      c = select(ManagementFactory.getRuntimeMXBean().getInputArguments());
-      cached = c;
+    return Computed.OPTIONS;
+  }
+
+  /**
+   * Starts computing {@link #get} on a thread of its own: the platform's runtime MXBean costs a
+   * fresh JVM 30-50 ms of class loading, which a backend made just before its first call should
+   * not add to that call's path.
+   */
+  static void prefetch() {
+    Thread t = new Thread(InheritedJvmOptions::get, "joblib4j-jvm-options");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /** Class initialization makes this once, and makes every other caller wait for it. */
+  private static final class Computed {
+    static final List<String> OPTIONS = compute();
+
+    private static List<String> compute() {
+      try {
+        return select(ManagementFactory.getRuntimeMXBean().getInputArguments());
+      } catch (RuntimeException | LinkageError e) { // a runtime without java.management, a security manager
+        LOG.get().warn("workers inherit none of this JVM's options: cannot read them ({}); pass what they need"
+            + " with the processes backend's jvmOptions", e.toString());
+        return List.of();
+      }
     }
-    return c;
   }
 
   /** The inheritable subset of {@code args}, in order. */

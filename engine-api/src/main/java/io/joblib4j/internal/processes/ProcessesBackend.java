@@ -35,6 +35,9 @@ public final class ProcessesBackend implements Backend {
 
   ProcessesBackend(ProcessesOptions options) {
     this.options = options;
+    if (options.inheritJvmOptions()) {
+      InheritedJvmOptions.prefetch(); // ready by the time the first call builds its launch spec
+    }
   }
 
   @Override

@@ -25,6 +25,16 @@ class LaunchOptionsTest {
   }
 
   @Test
+  void prefetchedOptionsAreThisJvmsInheritableOnesAndComputedOnce() throws InterruptedException {
+    InheritedJvmOptions.prefetch();
+    List<String> first = InheritedJvmOptions.get(); // waits for the prefetch if it is still computing
+    assertThat(first).isEqualTo(InheritedJvmOptions.select(
+        java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()));
+    InheritedJvmOptions.prefetch();
+    assertThat(InheritedJvmOptions.get()).isSameAs(first);
+  }
+
+  @Test
   void parsesOptionsInTheFormsUsersWrite() {
     ProcessesOptions o = ProcessesOptions.parse(Map.of("heap", "512m", "jvmOptions", "-Da=1  -Db=2",
         "idleTimeout", 1.5, "startTimeout", "PT10S", "reuse", "false", "inheritJvmOptions", false));
