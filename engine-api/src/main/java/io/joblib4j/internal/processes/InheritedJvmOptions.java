@@ -20,6 +20,7 @@ final class InheritedJvmOptions {
       "sun.java.command", "sun.java.launcher", "java.util.concurrent.ForkJoinPool.common.parallelism",
       "joblib4j.processes.depth", "java.rmi.server.", "com.sun.management.jmxremote");
   private static final LazyLogger LOG = LazyLogger.of(InheritedJvmOptions.class);
+  private static final java.util.concurrent.atomic.AtomicBoolean PREFETCHED = new java.util.concurrent.atomic.AtomicBoolean();
 
   private InheritedJvmOptions() {}
 
@@ -34,6 +35,9 @@ final class InheritedJvmOptions {
    * not add to that call's path.
    */
   static void prefetch() {
+    if (PREFETCHED.getAndSet(true)) {
+      return; // computed or being computed: a backend per call must not start a thread per call
+    }
     Thread t = new Thread(InheritedJvmOptions::get, "joblib4j-jvm-options");
     t.setDaemon(true);
     t.start();

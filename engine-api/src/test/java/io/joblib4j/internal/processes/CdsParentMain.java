@@ -39,6 +39,12 @@ public final class CdsParentMain {
     return "before=" + before + " after=" + java.nio.file.Files.exists(archive) + " longestStepMs=" + longest / 1_000_000;
   }
 
+  /** In a worker: its JVM options, then {@code WORKER_CP} and its class path. */
+  static String workerOptionsAndClassPath() {
+    return String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()) + " WORKER_CP "
+        + System.getProperty("java.class.path");
+  }
+
   private static void awaitFoldersJarred() throws InterruptedException {
     for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
       java.nio.file.Path folder = java.nio.file.Path.of(e);
@@ -58,8 +64,7 @@ public final class CdsParentMain {
       if (busy) {
         HotMethods.keepTheCompilersBusy(); // this JVM exits, and the worker dumps, while they compile
       }
-      return String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()) + " WORKER_CP "
-          + System.getProperty("java.class.path");
+      return workerOptionsAndClassPath();
     }))).get(0);
     System.out.println("WORKER_OPTIONS " + options);
     if (args.length > 0 && args[0].equals("later")) {
@@ -68,8 +73,7 @@ public final class CdsParentMain {
         // tasks long enough that both workers run one, so that the one recording the archive gets its batch
         List<io.joblib4j.Delayed<String>> tasks = java.util.stream.IntStream.range(0, 4).mapToObj(i -> delayed(() -> {
           Thread.sleep(400);
-          return String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()) + " WORKER_CP "
-              + System.getProperty("java.class.path");
+          return workerOptionsAndClassPath();
         })).toList();
         for (String w : two.run(tasks)) {
           System.out.println("LATER_WORKER_OPTIONS " + w);
