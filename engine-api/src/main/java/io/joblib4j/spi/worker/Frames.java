@@ -19,6 +19,8 @@ import java.util.Arrays;
  *   BATCH     long job, bytes initializer (empty: none, or the worker ran it), bytes batch
  *   RELEASE   string callId                        drop what the worker holds for that call
  *   EXIT      —                                    the worker's loop returns
+ *   PARK      bytes note                           the worker's loop answers PARKED and returns; the
+ *                                                  note is for the worker's own code (where to wait)
  * worker → parent
  *   HELLO     int version, bytes token, string scope, string worker, long pid, long maxHeapBytes
  *   STARTED   long job                             the batch's tasks begin now
@@ -29,6 +31,9 @@ import java.util.Arrays;
  *   FAILED    long job, byte kind, int task, string message, string className, string path,
  *             bytes exception, bytes stand-in      see {@link FailureKind}
  *   EXITING   string note                          the worker's JVM is exiting on its own
+ *   OUTPUT    byte stream (1 out, 2 err), bytes    what the worker's code printed, where its own
+ *                                                  stdout and stderr do not reach the parent
+ *   PARKED    —                                    the last frame after PARK
  * </pre>
  *
  * {@code bytes} is an {@code int} length and the bytes; {@code string} is UTF-8 {@code bytes}. The
@@ -39,6 +44,7 @@ final class Frames {
   static final byte BATCH = 1;
   static final byte RELEASE = 2;
   static final byte EXIT = 3;
+  static final byte PARK = 4;
 
   static final byte HELLO = 10;
   static final byte STARTED = 11;
@@ -47,6 +53,8 @@ final class Frames {
   static final byte FAILED = 14;
   static final byte EXITING = 15;
   static final byte SPILLED = 16;
+  static final byte OUTPUT = 17;
+  static final byte PARKED = 18;
 
   /** No frame is this large; a bigger length means the stream is out of step. */
   static final int MAX_FRAME = Integer.MAX_VALUE - 64;

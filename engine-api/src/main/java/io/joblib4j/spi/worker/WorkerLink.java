@@ -231,6 +231,21 @@ public final class WorkerLink implements Closeable {
   }
 
   /**
+   * Tells the worker to stop serving this parent and wait for another ({@link WorkerLoop.Builder#onPark});
+   * it answers PARKED ({@link Events#parked}) as its last frame.
+   *
+   * @param note what the worker's own code needs to wait (where, for how long)
+   * @throws IOException if the worker is gone
+   */
+  public void sendPark(byte[] note) throws IOException {
+    synchronized (out) {
+      Frames.writeHeader(out, Frames.sizeOfBytes(note.length), Frames.PARK);
+      Frames.writeBytes(out, note);
+      out.flush();
+    }
+  }
+
+  /**
    * Reads what the worker reports and tells {@code events}, until the connection ends; then throws
    * the IOException that ended it ({@link #isDisconnect} tells a worker gone from a protocol
    * error). Never returns normally.
@@ -291,6 +306,15 @@ public final class WorkerLink implements Closeable {
               exception, standIn));
         }
         case Frames.EXITING -> events.exiting(Frames.readString(in));
+        case Frames.OUTPUT -> {
+          int stream = in.readByte();
+          byte[] bytes = Frames.readBytes(in);
+          if (stream != 1 && stream != 2) {
+            throw new StreamCorruptedException("worker " + worker() + " sent output for stream " + stream);
+          }
+          events.output(stream, bytes);
+        }
+        case Frames.PARKED -> events.parked();
         default -> throw new StreamCorruptedException("unknown frame type " + type + " from worker " + worker());
       }
     }
@@ -387,5 +411,17 @@ public final class WorkerLink implements Closeable {
      * @param note why the worker exits
      */
     default void exiting(String note) {}
+
+    /**
+     * What the worker's code printed, for a worker whose own stdout and stderr do not reach this
+     * parent ({@link WorkerLoop#output}).
+     *
+     * @param stream 1 for stdout, 2 for stderr
+     * @param bytes what was printed
+     */
+    default void output(int stream, byte[] bytes) {}
+
+    /** The worker answered PARK: it serves no more batches of this parent. */
+    default void parked() {}
   }
 }

@@ -56,9 +56,11 @@ public final class WorkerLoop {
   private final BooleanSupplier stopAfterBatch;
   private final Path spillFolder;
   private final long spillOver;
+  private final Consumer<byte[]> onPark;
   private volatile DataOutputStream out;
   private volatile Socket socket;
   private volatile boolean exitRequested;
+  private volatile boolean parked;
   private ProgressReporter progress;
 
   private WorkerLoop(Builder b) {
@@ -74,6 +76,7 @@ public final class WorkerLoop {
     this.stopAfterBatch = b.stopAfterBatch;
     this.spillFolder = b.spillFolder;
     this.spillOver = b.spillOver;
+    this.onPark = b.onPark;
   }
 
   /**
@@ -143,12 +146,76 @@ public final class WorkerLoop {
             exitRequested = true;
             return;
           }
+          case Frames.PARK -> {
+            park(Frames.readBytes(in));
+            return;
+          }
           default -> throw new StreamCorruptedException("unknown frame type " + type + " from the parent");
         }
       }
     } finally {
       progress.stop();
     }
+  }
+
+  /**
+   * Whether {@link #serve} returned because the parent said PARK (after {@link Builder#onPark} ran
+   * and PARKED was sent).
+   *
+   * @return whether the parent parked this worker
+   */
+  public boolean parked() {
+    return parked;
+  }
+
+  private void park(byte[] note) throws IOException {
+    onPark.accept(note); // before PARKED: the parent may be gone the moment it reads it
+    parked = true;
+    exitRequested = true; // nothing left to tell this parent
+    synchronized (out) {
+      Frames.writeHeader(out, 0, Frames.PARKED);
+      out.flush();
+    }
+  }
+
+  /**
+   * A stream whose bytes go to the parent in OUTPUT frames, for a worker whose own stdout or
+   * stderr does not reach the parent (a worker adopted by a parent that did not start it). Each
+   * write or flush is one frame; bytes written while no connection is served, or after it broke, are
+   * dropped. Any thread.
+   *
+   * @param stream 1 for the parent's stdout, 2 for its stderr
+   * @return the stream
+   */
+  public OutputStream output(int stream) {
+    if (stream != 1 && stream != 2) {
+      throw new IllegalArgumentException("stream must be 1 (stdout) or 2 (stderr), got " + stream);
+    }
+    return new OutputStream() {
+      @Override
+      public void write(int b) {
+        write(new byte[] {(byte) b}, 0, 1);
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) {
+        DataOutputStream o = out;
+        if (o == null || len == 0 || exitRequested) {
+          return;
+        }
+        try {
+          synchronized (o) {
+            Frames.writeHeader(o, 1 + 4 + len, Frames.OUTPUT);
+            o.writeByte(stream);
+            o.writeInt(len);
+            o.write(b, off, len);
+            o.flush();
+          }
+        } catch (IOException e) {
+          // the parent is gone: nobody to print for
+        }
+      }
+    };
   }
 
   /**
@@ -441,6 +508,9 @@ public final class WorkerLoop {
     private BooleanSupplier stopAfterBatch = () -> false;
     private Path spillFolder;
     private long spillOver;
+    private Consumer<byte[]> onPark = note -> {
+      throw new IllegalStateException("this worker cannot be parked");
+    };
 
     private Builder(String name) {
       this.name = name;
@@ -539,6 +609,19 @@ public final class WorkerLoop {
      */
     public Builder stopAfterBatchIf(BooleanSupplier condition) {
       this.stopAfterBatch = Objects.requireNonNull(condition, "condition");
+      return this;
+    }
+
+    /**
+     * What the worker does when the parent says PARK, before the loop answers PARKED and {@link
+     * WorkerLoop#serve} returns: it stops treating this parent's end as its own (the processes
+     * backend's workers kept warm for the next program). Without it, PARK is a protocol error.
+     *
+     * @param action given the note the parent sent with PARK
+     * @return this builder
+     */
+    public Builder onPark(Consumer<byte[]> action) {
+      this.onPark = Objects.requireNonNull(action, "action");
       return this;
     }
 
