@@ -126,6 +126,30 @@ public final class Processes {
     }
 
     /**
+     * How long idle workers outlive this JVM, waiting for the next program started with the same
+     * settings (JDK, class path content, JVM options, environment, working folder) to adopt them
+     * instead of starting new ones: a short program's first call then skips the workers' JVM start
+     * (default zero: workers end with this JVM; the system property {@code
+     * joblib4j.processes.keepWarm} sets it for programs that set no options). Opt in only for
+     * programs that expect it, as with Gradle's daemon: what tasks leave in static fields stays
+     * in a worker from one program to the next, and a worker prints through the program that
+     * adopted it. Needs Unix-domain sockets (Linux, macOS).
+     *
+     * <pre>{@code
+     * Parallel p = Parallel.builder()
+     *     .backend(Processes.builder().keepWarm(Duration.ofMinutes(2)).build())
+     *     .build();
+     * }</pre>
+     *
+     * @param keep how long parked workers wait for the next program; zero for not at all
+     * @return this builder
+     */
+    public Builder keepWarm(Duration keep) {
+      options.put("keepWarm", Objects.requireNonNull(keep, "keep"));
+      return this;
+    }
+
+    /**
      * Whether to share workers with other processes backends of equal settings in this JVM
      * (default true, like loky's reusable executor). With {@code false}, this backend's workers
      * are its own and stop when it is closed.

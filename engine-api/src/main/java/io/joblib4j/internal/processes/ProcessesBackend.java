@@ -38,6 +38,9 @@ public final class ProcessesBackend implements Backend {
     if (options.inheritJvmOptions()) {
       InheritedJvmOptions.prefetch(); // ready by the time the first call builds its launch spec
     }
+    if (!options.keepWarm().isZero()) {
+      WarmWorkers.prefetch(Thread.currentThread().getContextClassLoader());
+    }
   }
 
   @Override
@@ -68,7 +71,7 @@ public final class ProcessesBackend implements Backend {
     ClassLoader context = Thread.currentThread().getContextClassLoader();
     WorkerClasspath classpath = WorkerClasspath.of(context);
     PoolKey key = new PoolKey(LaunchSpec.of(options, classpath), spec.threadBudget(), options.idleTimeout(),
-        options.startTimeout());
+        options.startTimeout(), options.keepWarm());
     ClassLoader loader = context != null ? context : ProcessesBackend.class.getClassLoader();
     ProcessesCall call;
     if (options.reuse()) {

@@ -23,18 +23,23 @@ import java.util.regex.Pattern;
  * @param reuse share workers with every other {@code processes} backend of equal settings in
  *     this JVM (loky's reusable executor); when false, the workers are this backend's and stop when
  *     it is closed
+ * @param keepWarm how long idle workers outlive this JVM, parked for the next program started with
+ *     the same settings to adopt ({@link WarmWorkers}); zero (the default) for never
  */
 record ProcessesOptions(String heap, List<String> jvmOptions, boolean inheritJvmOptions, Map<String, String> env,
-    Duration idleTimeout, Duration startTimeout, boolean reuse) {
+    Duration idleTimeout, Duration startTimeout, boolean reuse, Duration keepWarm) {
 
+  /** The system property that sets {@code keepWarm} where the backend's options do not. */
+  static final String KEEP_WARM_PROPERTY = "joblib4j.processes.keepWarm";
   static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(300);
   static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(60);
   static final List<String> KEYS = List.of("heap", "jvmOptions", "inheritJvmOptions", "env", "idleTimeout",
-      "startTimeout", "reuse");
+      "startTimeout", "reuse", "keepWarm");
   private static final Pattern HEAP = Pattern.compile("\\d+[kKmMgGtT]?");
 
   static final ProcessesOptions DEFAULTS =
-      new ProcessesOptions(null, List.of(), true, Map.of(), DEFAULT_IDLE_TIMEOUT, DEFAULT_START_TIMEOUT, true);
+      new ProcessesOptions(null, List.of(), true, Map.of(), DEFAULT_IDLE_TIMEOUT, DEFAULT_START_TIMEOUT, true,
+          Duration.ZERO);
 
   ProcessesOptions {
     if (heap != null && !HEAP.matcher(heap).matches()) {
@@ -45,24 +50,35 @@ record ProcessesOptions(String heap, List<String> jvmOptions, boolean inheritJvm
     env = Map.copyOf(env);
     requirePositive("idleTimeout", idleTimeout);
     requirePositive("startTimeout", startTimeout);
+    if (keepWarm == null || keepWarm.isNegative()) {
+      throw new IllegalArgumentException("processes option keepWarm must be zero (do not keep workers after"
+          + " this JVM ends) or a positive duration, got " + keepWarm);
+    }
   }
 
   /** Parses backend options; unknown keys are an error that lists the known ones. */
   static ProcessesOptions parse(Map<String, Object> options) {
     ProcessesOptions o = DEFAULTS;
+    String keepWarm = System.getProperty(KEEP_WARM_PROPERTY);
+    if (keepWarm != null && !options.containsKey("keepWarm")) { // for a program whose code sets no options
+      o = new ProcessesOptions(o.heap, o.jvmOptions, o.inheritJvmOptions, o.env, o.idleTimeout, o.startTimeout,
+          o.reuse, duration(KEEP_WARM_PROPERTY, keepWarm));
+    }
     for (Map.Entry<String, Object> e : options.entrySet()) {
       Object v = e.getValue();
       o = switch (e.getKey()) {
         case "heap" -> o.withHeap(v == null ? null : String.valueOf(v).trim());
         case "jvmOptions" -> o.withJvmOptions(strings("jvmOptions", v));
         case "inheritJvmOptions" -> new ProcessesOptions(o.heap, o.jvmOptions, bool("inheritJvmOptions", v), o.env,
-            o.idleTimeout, o.startTimeout, o.reuse);
+            o.idleTimeout, o.startTimeout, o.reuse, o.keepWarm);
         case "env" -> o.withEnv(env(v));
         case "idleTimeout" -> new ProcessesOptions(o.heap, o.jvmOptions, o.inheritJvmOptions, o.env,
-            duration("idleTimeout", v), o.startTimeout, o.reuse);
+            duration("idleTimeout", v), o.startTimeout, o.reuse, o.keepWarm);
         case "startTimeout" -> new ProcessesOptions(o.heap, o.jvmOptions, o.inheritJvmOptions, o.env,
-            o.idleTimeout, duration("startTimeout", v), o.reuse);
+            o.idleTimeout, duration("startTimeout", v), o.reuse, o.keepWarm);
         case "reuse" -> o.withReuse(bool("reuse", v));
+        case "keepWarm" -> new ProcessesOptions(o.heap, o.jvmOptions, o.inheritJvmOptions, o.env, o.idleTimeout,
+            o.startTimeout, o.reuse, duration("keepWarm", v));
         default -> throw new IllegalArgumentException("unknown option \"" + e.getKey()
             + "\" for the processes backend; it knows: " + String.join(", ", KEYS));
       };
@@ -71,27 +87,27 @@ record ProcessesOptions(String heap, List<String> jvmOptions, boolean inheritJvm
   }
 
   ProcessesOptions withHeap(String h) {
-    return new ProcessesOptions(h, jvmOptions, inheritJvmOptions, env, idleTimeout, startTimeout, reuse);
+    return new ProcessesOptions(h, jvmOptions, inheritJvmOptions, env, idleTimeout, startTimeout, reuse, keepWarm);
   }
 
   ProcessesOptions withJvmOptions(List<String> opts) {
-    return new ProcessesOptions(heap, opts, inheritJvmOptions, env, idleTimeout, startTimeout, reuse);
+    return new ProcessesOptions(heap, opts, inheritJvmOptions, env, idleTimeout, startTimeout, reuse, keepWarm);
   }
 
   ProcessesOptions withEnv(Map<String, String> e) {
-    return new ProcessesOptions(heap, jvmOptions, inheritJvmOptions, e, idleTimeout, startTimeout, reuse);
+    return new ProcessesOptions(heap, jvmOptions, inheritJvmOptions, e, idleTimeout, startTimeout, reuse, keepWarm);
   }
 
   ProcessesOptions withReuse(boolean r) {
-    return new ProcessesOptions(heap, jvmOptions, inheritJvmOptions, env, idleTimeout, startTimeout, r);
+    return new ProcessesOptions(heap, jvmOptions, inheritJvmOptions, env, idleTimeout, startTimeout, r, keepWarm);
   }
 
   ProcessesOptions withTimeouts(Duration idle, Duration start) {
-    return new ProcessesOptions(heap, jvmOptions, inheritJvmOptions, env, idle, start, reuse);
+    return new ProcessesOptions(heap, jvmOptions, inheritJvmOptions, env, idle, start, reuse, keepWarm);
   }
 
   ProcessesOptions withInherit(boolean inherit) {
-    return new ProcessesOptions(heap, jvmOptions, inherit, env, idleTimeout, startTimeout, reuse);
+    return new ProcessesOptions(heap, jvmOptions, inherit, env, idleTimeout, startTimeout, reuse, keepWarm);
   }
 
   private static void requirePositive(String name, Duration d) {

@@ -101,6 +101,12 @@ final class WorkerArrays {
     return c.array;
   }
 
+  /** Drops every call's arrays and every kept copy: the parent that named them parked this worker. */
+  static synchronized void releaseAll() {
+    BY_CALL.clear();
+    KEPT.clear();
+  }
+
   static synchronized void release(String scope) {
     if (scope.startsWith(KEPT_PREFIX)) {
       KEPT.remove(scope);

@@ -252,7 +252,7 @@ final class WorkerCds {
   }
 
   /** Every jar of the class path, following manifest Class-Path entries; throws for anything else. */
-  private static List<Path> allJars(List<String> classpath) throws IOException {
+  static List<Path> allJars(List<String> classpath) throws IOException {
     List<Path> jars = new ArrayList<>();
     Set<Path> seen = new HashSet<>();
     Deque<Path> todo = new ArrayDeque<>();

@@ -55,6 +55,13 @@ final class WorkerHandle implements Runnable {
   volatile OutOfMemoryError parentOutOfMemory;
   /** This worker records the class-data-sharing archive when it exits normally ({@link WorkerCds}). */
   volatile boolean recordsCds;
+  /** Another program started this worker and parked it; this one adopted it ({@link WarmWorkers}). */
+  volatile boolean adopted;
+  /** Launched with a {@link WarmWorkers.Note}: it parks itself if this JVM ends while it is idle. */
+  volatile boolean parksItself;
+  /** Parked for the next program as this JVM exits: its end is not a death. */
+  volatile boolean parkedAway;
+  private final java.util.concurrent.CountDownLatch parkedAnswer = new java.util.concurrent.CountDownLatch(1);
 
   // pool
   State state = State.STARTING;
@@ -78,10 +85,13 @@ final class WorkerHandle implements Runnable {
   @Override
   public void run() {
     try {
-      server = WorkerListener.open(WorkerPools.scratchDir(), "w-" + serial + ".sock");
-      WorkerPools.schedule(this::closeServerIfNotConnected, pool.key().startTimeout().toMillis());
-      launch();
-      WorkerLink l = acceptWorker();
+      WorkerLink l = pool.key().keepsWarm() ? adoptParked() : null;
+      if (l == null) {
+        server = WorkerListener.open(WorkerPools.scratchDir(), "w-" + serial + ".sock");
+        WorkerPools.schedule(this::closeServerIfNotConnected, pool.key().startTimeout().toMillis());
+        launch();
+        l = acceptWorker();
+      }
       connected = true;
       pool.workerConnected(this);
       l.readFrames(new Reports());
@@ -116,6 +126,12 @@ final class WorkerHandle implements Runnable {
     WorkerCds.VARIABLES.forEach(pb.environment()::remove); // inherited by a worker's own workers otherwise
     pb.environment().putAll(cds.environment());
     pb.environment().put(WorkerMain.RESULTS_VARIABLE, WorkerPools.resultsDir().toString());
+    pb.environment().remove(WarmWorkers.PARK_VARIABLE);
+    WarmWorkers.Note note = pool.key().keepsWarm() ? WarmWorkers.noteFor(pool.key()) : null;
+    if (note != null) {
+      pb.environment().put(WarmWorkers.PARK_VARIABLE, new String(note.encode(), java.nio.charset.StandardCharsets.UTF_8));
+      parksItself = true;
+    }
     Process p = pb.start();
     process = p;
     pid = p.pid();
@@ -149,6 +165,35 @@ final class WorkerHandle implements Runnable {
     return l;
   }
 
+  /** A worker another program parked for programs started as this pool's workers are, or null. */
+  private WorkerLink adoptParked() {
+    WorkerLink l = WarmWorkers.adopt(pool.key(), token, WorkerPools.resultsDir());
+    if (l != null) {
+      adopted = true;
+      pid = l.hello().pid();
+      maxHeap = l.hello().maxHeapBytes();
+      l.acceptSpilledResults(WorkerPools.resultsDir());
+      link = l;
+    }
+    return l;
+  }
+
+  /**
+   * Parks this idle worker for the next program ({@link WarmWorkers}); true once it answered
+   * within {@code waitMillis}, after which its connection's end is expected.
+   */
+  boolean park(WarmWorkers.Note note, long waitMillis) {
+    try {
+      connectedLink().sendPark(note.encode());
+      return parkedAnswer.await(waitMillis, TimeUnit.MILLISECONDS);
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
   /** What the worker reports, handed to the pool. */
   private final class Reports implements WorkerLink.Events {
     @Override
@@ -180,6 +225,19 @@ final class WorkerHandle implements Runnable {
     public void exiting(String note) {
       exitingNote = note;
     }
+
+    @Override
+    public void output(int stream, byte[] bytes) {
+      java.io.PrintStream to = stream == 1 ? System.out : System.err;
+      to.write(bytes, 0, bytes.length);
+      to.flush();
+    }
+
+    @Override
+    public void parked() {
+      parkedAway = true;
+      parkedAnswer.countDown();
+    }
   }
 
   /** Sends a batch, with the call's initializer until this worker has run it. */
@@ -201,9 +259,14 @@ final class WorkerHandle implements Runnable {
 
   /** Kills the process now (SIGKILL); its reader then reports the death as expected. */
   void kill() {
+    if (parkedAway) {
+      return; // another program's to adopt now
+    }
     Process p = process;
     if (p != null) {
       p.destroyForcibly();
+    } else if (adopted) {
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
     }
     closeServer();
   }
@@ -245,10 +308,12 @@ final class WorkerHandle implements Runnable {
     closeServer();
     int code = -1;
     Process p = process;
-    if (p != null) {
+    if (p != null && !parkedAway) {
       code = awaitExit(p);
       stdout.awaitEnd(1000);
       stderr.awaitEnd(1000);
+    } else if (adopted && !parkedAway) {
+      awaitExit(ProcessHandle.of(pid));
     }
     String oom = stdout == null ? null : stdout.oomNotice() != null ? stdout.oomNotice() : stderr.oomNotice();
     String last = stderr == null ? "" : stderr.lastLines(6);
@@ -259,6 +324,20 @@ final class WorkerHandle implements Runnable {
       last = startError.toString();
     }
     pool.workerDied(this, new CrashDiagnosis(pid, code, exitingNote, oom, last, maxHeap, connected));
+  }
+
+  /** An adopted worker is not this JVM's child: its exit code cannot be had, only its end. */
+  private static void awaitExit(java.util.Optional<ProcessHandle> h) {
+    if (h.isEmpty()) {
+      return;
+    }
+    try {
+      h.get().onExit().get(5, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      h.get().destroyForcibly(); // its socket closed but it lingers
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static int awaitExit(Process p) {

@@ -373,14 +373,43 @@ final class WorkerPool {
       all.forEach(w -> w.killed = true);
     }
     keptArrays.close();
+    List<WorkerHandle> idle = new ArrayList<>();
     for (WorkerHandle w : all) {
-      if (w.recordsCds && w.connected && w.state == WorkerHandle.State.IDLE) {
+      boolean isIdle = w.connected && w.state == WorkerHandle.State.IDLE;
+      if (isIdle && key.keepsWarm()) {
+        idle.add(w); // a recording worker too: it dumps the archive after its first batch, wherever it is
+      } else if (isIdle && w.recordsCds) {
         w.shutdown();
+      } else if (!w.connected && w.parksItself) {
+        // still starting: it finds this JVM gone and parks itself for the next program
       } else {
         w.kill();
       }
     }
+    parkOrKill(idle);
   }
+
+  /**
+   * Parks idle workers for the next program with this pool's key ({@link WarmWorkers}), each told
+   * where to wait; waits at most {@link #PARK_ANSWER_MILLIS} in all for their answers, as this JVM
+   * is exiting, and kills those that did not answer.
+   */
+  private void parkOrKill(List<WorkerHandle> idle) {
+    if (idle.isEmpty()) {
+      return;
+    }
+    WarmWorkers.Note note = WarmWorkers.noteFor(key);
+    long deadline = System.nanoTime() + PARK_ANSWER_MILLIS * 1_000_000;
+    for (WorkerHandle w : idle) {
+      long left = Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
+      if (note == null || !w.park(note, left)) {
+        w.kill();
+      }
+    }
+  }
+
+  /** How long a JVM's exit waits for its idle workers to say they parked. */
+  static final long PARK_ANSWER_MILLIS = 1000;
 
   /** The pids of the live workers that have connected, for tests and diagnostics. */
   synchronized List<Long> workerPids() {

@@ -201,40 +201,8 @@ class WorkerCdsIT {
     }
   }
 
-  /** This JVM's class path as jars only: the manifest jar's entries minus folders, plus a jar of the test class. */
   private List<String> jarClasspath() throws IOException {
-    List<String> jars = new ArrayList<>();
-    for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
-      Path p = Path.of(e);
-      if (Files.isRegularFile(p)) {
-        try (JarFile jf = new JarFile(p.toFile())) {
-          String cp = jf.getManifest() == null ? null : jf.getManifest().getMainAttributes().getValue("Class-Path");
-          if (cp != null) {
-            for (String ref : cp.trim().split("\\s+")) {
-              Path r = ref.startsWith("file:") ? Path.of(java.net.URI.create(ref)) : p.resolveSibling(ref);
-              if (Files.isRegularFile(r)) {
-                jars.add(r.toString());
-              }
-            }
-            continue;
-          }
-        }
-        jars.add(p.toString());
-      }
-    }
-    Path testJar = dir.resolve("cds-test.jar");
-    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(testJar), new Manifest())) {
-      for (Class<?> c : List.of(CdsParentMain.class, HotMethods.class)) {
-        String name = c.getName().replace('.', '/') + ".class";
-        out.putNextEntry(new JarEntry(name));
-        try (var in = c.getClassLoader().getResourceAsStream(name)) {
-          in.transferTo(out);
-        }
-      }
-      // the lambda in CdsParentMain is compiled into CdsParentMain itself
-    }
-    jars.add(0, testJar.toString());
-    return jars;
+    return TestClassPaths.jarsWith(dir.resolve("cds-test.jar"), CdsParentMain.class, HotMethods.class);
   }
 
   private static Manifest manifest(String classPath) {

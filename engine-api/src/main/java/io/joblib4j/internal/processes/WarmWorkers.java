@@ -1,0 +1,420 @@
+package io.joblib4j.internal.processes;
+
+import io.joblib4j.internal.LazyLogger;
+import io.joblib4j.spi.worker.WorkerLink;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StreamCorruptedException;
+import java.net.ConnectException;
+import java.net.UnixDomainSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Workers that outlive the program that started them ({@code keepWarm}, off by default): when this
+ * JVM exits, its idle workers are parked instead of killed. Each then listens on a Unix-domain
+ * socket {@code <key>-<pid>.sock} in {@code <java.io.tmpdir>/joblib4j-warm-<user>} for {@code
+ * keepWarm}, and exits if no program adopts it by then. The next program whose workers would be
+ * started the same way connects there instead of starting a JVM: a short program's first call
+ * skips the quarter of a second a worker JVM takes to start (loky's workers start in a tenth of that).
+ *
+ * <p>The key is a digest of everything a worker's behaviour depends on that it cannot take from its
+ * adopter: the JDK, the JVM options, each class path jar's path, size and modification time (a
+ * folder of classes once its content jar exists, see {@link FolderJars}), the environment the worker
+ * was given, the working folder, the thread budget and the depth of nesting. What a call needs from
+ * its parent arrives with the adoption (the folder for spilled results, a fresh token) or with each
+ * batch, as it does for a worker the program started itself.
+ *
+ * <p>Safety as for a worker's first connection: the folder is this user's alone ({@code rwx------},
+ * checked, not assumed), so no other user can connect; an adopter must name the worker's key, and
+ * the worker proves the adopter's fresh 256-bit token back in its HELLO. The first adopter wins:
+ * the worker stops listening and deletes its socket before it answers.
+ */
+final class WarmWorkers {
+  private static final LazyLogger LOG = LazyLogger.of(WarmWorkers.class);
+  /** Starts the ADOPT message, so that anything else connecting is told apart at once. */
+  static final int ADOPT_MAGIC = 0x4a4c5741;
+  /** An ADOPT message is small; a larger length means the peer is not an adopter. */
+  static final int MAX_ADOPT = 64 << 10;
+  /** How long a parked worker gives a connection to say ADOPT, and an adopter the worker to say HELLO. */
+  static final Duration HANDSHAKE = Duration.ofSeconds(2);
+  /** The environment variable that gives a worker its {@link Note} at launch. */
+  static final String PARK_VARIABLE = "JOBLIB4J_WORKER_PARK";
+  /** sun_path holds 108 bytes on Linux, 104 on macOS, with the terminating zero. */
+  private static final int MAX_SOCKET_PATH = 100;
+  private static final Set<PosixFilePermission> OWNER_ONLY = EnumSet.of(PosixFilePermission.OWNER_READ,
+      PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
+  private static final Map<PoolKey, String> KEYS = new ConcurrentHashMap<>();
+  private static final Map<List<String>, String> JARS = new ConcurrentHashMap<>();
+  /** Sockets a thread of this JVM is adopting from, so that two of its workers never try the same. */
+  private static final Set<Path> CLAIMED = ConcurrentHashMap.newKeySet();
+  private static volatile Optional<Path> folder;
+  private static final AtomicBoolean PREFETCHED = new AtomicBoolean();
+
+  private WarmWorkers() {}
+
+  /**
+   * Readies on a thread of its own, from the backend's creation, what a fresh JVM's first adoption
+   * would otherwise pay on its call's path (some 60 ms, on the same cores as the call): the
+   * folder's check, the digest's provider, the JDK's Unix-domain sockets (whose class
+   * initialization seeds a {@code SecureRandom}), and the class path's jars for the key.
+   */
+  static void prefetch(ClassLoader loader) {
+    if (PREFETCHED.getAndSet(true)) {
+      return;
+    }
+    Thread t = new Thread(() -> {
+      try {
+        folder();
+        MessageDigest.getInstance("SHA-256");
+        java.nio.channels.SocketChannel.open(java.net.StandardProtocolFamily.UNIX).close();
+        jars(WorkerClasspath.of(loader).entries());
+      } catch (IOException | NoSuchAlgorithmException | RuntimeException e) {
+        // the adoption itself finds out and says so
+      }
+    }, "joblib4j-warm-workers");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /**
+   * What a worker needs to know to park: its key, the folder of parked workers, and how long to
+   * wait there. Sent with PARK, and given at launch in {@link #PARK_VARIABLE} so that a worker whose
+   * program ended without a word (still starting as it exited, or killed) parks too, if idle.
+   */
+  record Note(String key, Path folder, long keepMillis) {
+    /** The socket a worker with {@code pid} parks at, or empty if that path is too long for a socket. */
+    Optional<Path> socket(long pid) {
+      return socketFor(folder, key, pid);
+    }
+
+    byte[] encode() {
+      return (key + "\n" + folder + "\n" + keepMillis).getBytes(StandardCharsets.UTF_8);
+    }
+
+    static Note decode(byte[] note) throws StreamCorruptedException {
+      String[] parts = new String(note, StandardCharsets.UTF_8).split("\n", -1);
+      try {
+        if (parts.length == 3 && !parts[0].isEmpty() && !parts[1].isEmpty()) {
+          return new Note(parts[0], Path.of(parts[1]), Long.parseLong(parts[2]));
+        }
+      } catch (RuntimeException e) {
+        // told below
+      }
+      throw new StreamCorruptedException("bad park note from the parent");
+    }
+  }
+
+  /** The note for workers of {@code pool}, or null where they cannot be kept warm. */
+  static Note noteFor(PoolKey pool) {
+    Optional<Path> dir = folder();
+    String key = dir.isPresent() ? key(pool) : null;
+    return key == null ? null : new Note(key, dir.get(), pool.keepWarm().toMillis());
+  }
+
+  /** What an adopter sends first on a parked worker's socket. */
+  record Adopt(String key, long parentPid, String resultsDir, byte[] token) {
+    byte[] encode() {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+      try (DataOutputStream out = new DataOutputStream(bytes)) {
+        out.writeInt(ADOPT_MAGIC);
+        ByteArrayOutputStream body = new ByteArrayOutputStream(256);
+        DataOutputStream b = new DataOutputStream(body);
+        b.writeUTF(key);
+        b.writeLong(parentPid);
+        b.writeUTF(resultsDir);
+        b.writeInt(token.length);
+        b.write(token);
+        out.writeInt(body.size());
+        body.writeTo(out);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e); // in memory: does not happen
+      }
+      return bytes.toByteArray();
+    }
+
+    /** Reads an ADOPT message, never more than {@link #MAX_ADOPT} bytes, whatever the peer claims. */
+    static Adopt read(InputStream input) throws IOException {
+      DataInputStream in = new DataInputStream(input);
+      if (in.readInt() != ADOPT_MAGIC) {
+        throw new StreamCorruptedException("not an ADOPT message");
+      }
+      int length = in.readInt();
+      if (length < 1 || length > MAX_ADOPT) {
+        throw new StreamCorruptedException("bad ADOPT length " + length);
+      }
+      byte[] body = new byte[length];
+      in.readFully(body);
+      DataInputStream b = new DataInputStream(new java.io.ByteArrayInputStream(body));
+      String key = b.readUTF();
+      long pid = b.readLong();
+      String results = b.readUTF();
+      int tokenLength = b.readInt();
+      if (tokenLength < 1 || tokenLength > b.available()) {
+        throw new StreamCorruptedException("bad token length " + tokenLength);
+      }
+      byte[] token = b.readNBytes(tokenLength);
+      return new Adopt(key, pid, results, token);
+    }
+  }
+
+  /**
+   * The key workers of {@code pool} park under, or null if they cannot be kept warm: a missing
+   * class path entry, a folder named in a jar's manifest, or no digest.
+   */
+  static String key(PoolKey pool) {
+    String k = KEYS.get(pool);
+    if (k == null) {
+      k = computeKey(pool);
+      if (k != null) {
+        KEYS.put(pool, k);
+      }
+    }
+    return k;
+  }
+
+  private static String computeKey(PoolKey pool) {
+    LaunchSpec spec = pool.launch(); // a folder as given, not its content jar: the same key before and after
+    try {
+      MessageDigest d = MessageDigest.getInstance("SHA-256");
+      update(d, "joblib4j warm worker 1");
+      update(d, System.getProperty("java.home"));
+      update(d, System.getProperty("java.vm.version"));
+      update(d, spec.java());
+      update(d, System.getProperty("user.dir"));
+      update(d, Integer.toString(pool.threadBudget()));
+      update(d, Integer.toString(LaunchSpec.currentDepth() + 1));
+      for (String o : spec.jvmOptions()) {
+        update(d, o);
+      }
+      update(d, jars(spec.classpath()));
+      Map<String, String> env = new TreeMap<>(spec.environment(pool.threadBudget(), System.getenv()));
+      env.remove(WorkerMain.TOKEN_VARIABLE);
+      env.remove(WorkerMain.RESULTS_VARIABLE);
+      env.remove(PARK_VARIABLE);
+      WorkerCds.VARIABLES.forEach(env::remove);
+      env.forEach((name, value) -> update(d, name + "=" + value));
+      return "k-" + HexFormat.of().formatHex(d.digest(), 0, 12);
+    } catch (IOException | NoSuchAlgorithmException | IllegalArgumentException e) {
+      LOG.get().debug("workers of this class path cannot be kept warm", e);
+      return null;
+    }
+  }
+
+  /**
+   * What identifies the content of {@code classpath}: each jar (following manifest class paths)
+   * with its size and modification time, and each folder with the count of its files and a sum over
+   * their paths, sizes and modification times (a stat per file, no reading: ~90 ms for 6,000 class
+   * files in a fresh JVM, done ahead by {@link #prefetch}). Once per class path and JVM.
+   */
+  private static String jars(List<String> classpath) throws IOException {
+    synchronized (JARS) { // one walk: the prefetch's, or the first adopter's, the others wait for it
+      return jarsLocked(classpath);
+    }
+  }
+
+  private static String jarsLocked(List<String> classpath) throws IOException {
+    String jars = JARS.get(classpath);
+    if (jars == null) {
+      StringBuilder b = new StringBuilder();
+      for (String entry : classpath) {
+        Path p = Path.of(entry).toAbsolutePath().normalize();
+        if (Files.isDirectory(p)) {
+          b.append(p).append(':').append(folderFingerprint(p)).append('\n');
+          continue;
+        }
+        for (Path jar : WorkerCds.allJars(List.of(p.toString()))) {
+          b.append(jar).append(':').append(Files.size(jar)).append(':')
+              .append(Files.getLastModifiedTime(jar).toMillis()).append('\n');
+        }
+      }
+      jars = b.toString();
+      JARS.put(classpath, jars);
+    }
+    return jars;
+  }
+
+  /** The count of a folder's files and an order-free sum of a mix of each one's path, size and time. */
+  private static String folderFingerprint(Path folder) throws IOException {
+    long[] sum = new long[2];
+    Files.walkFileTree(folder, new java.nio.file.SimpleFileVisitor<>() {
+      @Override
+      public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes a) {
+        long h = file.toString().hashCode();
+        h = h * 0x9E3779B97F4A7C15L + a.size();
+        h = h * 0x9E3779B97F4A7C15L + a.lastModifiedTime().toMillis();
+        h ^= h >>> 31;
+        sum[0] += h * 0xBF58476D1CE4E5B9L;
+        sum[1]++;
+        return java.nio.file.FileVisitResult.CONTINUE;
+      }
+    });
+    return sum[1] + ":" + Long.toHexString(sum[0]);
+  }
+
+  private static void update(MessageDigest d, String s) {
+    d.update(s.getBytes(StandardCharsets.UTF_8));
+    d.update((byte) 0);
+  }
+
+  /**
+   * This user's folder of parked workers' sockets, made {@code rwx------} if absent; empty where it
+   * is not a folder owned by this user that only this user may enter, or Unix-domain sockets are
+   * not available.
+   */
+  static Optional<Path> folder() {
+    Optional<Path> f = folder;
+    if (f == null) {
+      f = findFolder(Path.of(System.getProperty("java.io.tmpdir"),
+          "joblib4j-warm-" + System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9_.-]", "_")));
+      folder = f;
+    }
+    return f;
+  }
+
+  static Optional<Path> findFolder(Path dir) {
+    if (!FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+      return Optional.empty();
+    }
+    try {
+      try {
+        Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+      } catch (FileAlreadyExistsException e) {
+        // made earlier, by this user or, if something is wrong, by another: checked below
+      }
+      PosixFileAttributes a = Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      Path probe = Files.createTempFile(dir.getParent(), "joblib4j-warm-owner-", "");
+      Object me;
+      try {
+        me = Files.getOwner(probe);
+      } finally {
+        Files.deleteIfExists(probe);
+      }
+      if (!a.isDirectory() || !a.owner().equals(me) || !a.permissions().equals(OWNER_ONLY)) {
+        LOG.get().warn("workers are not kept warm: {} must be a folder of this user's that only this user may"
+            + " enter (rwx------); it is {} owned by {} with {}. Delete it, or set java.io.tmpdir elsewhere",
+            dir, a.isDirectory() ? "a folder" : "not a folder", a.owner(), PosixFilePermissions.toString(a.permissions()));
+        return Optional.empty();
+      }
+      return Optional.of(dir);
+    } catch (IOException | UnsupportedOperationException e) {
+      LOG.get().debug("workers are not kept warm: no folder for their sockets at {}", dir, e);
+      return Optional.empty();
+    }
+  }
+
+  private static Optional<Path> socketFor(Path folder, String key, long pid) {
+    Path p = folder.resolve(key + "-" + pid + ".sock").toAbsolutePath();
+    return p.toString().getBytes(StandardCharsets.UTF_8).length <= MAX_SOCKET_PATH ? Optional.of(p) : Optional.empty();
+  }
+
+  /**
+   * Adopts a worker parked for {@code pool}: connects to its socket, sends ADOPT with {@code token},
+   * and returns the link once its HELLO proves the token; null if none is parked or none answered.
+   * Sockets of workers that no longer run are deleted on the way.
+   */
+  static WorkerLink adopt(PoolKey pool, byte[] token, Path resultsDir) {
+    Optional<Path> dir = folder();
+    String key = dir.isPresent() ? key(pool) : null;
+    if (key == null) {
+      return null;
+    }
+    try (DirectoryStream<Path> parked = Files.newDirectoryStream(dir.get(), key + "-*.sock")) {
+      for (Path socket : parked) {
+        if (!CLAIMED.add(socket)) {
+          continue;
+        }
+        try {
+          WorkerLink link = adoptFrom(socket, new Adopt(key, ProcessHandle.current().pid(), resultsDir.toString(),
+              token));
+          if (link != null) {
+            return link;
+          }
+        } finally {
+          CLAIMED.remove(socket);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.get().debug("cannot adopt a parked worker", e);
+    }
+    return null;
+  }
+
+  private static WorkerLink adoptFrom(Path socket, Adopt adopt) {
+    java.nio.channels.SocketChannel ch;
+    try {
+      ch = java.nio.channels.SocketChannel.open(UnixDomainSocketAddress.of(socket));
+    } catch (ConnectException e) {
+      deleteIfGone(socket);
+      return null;
+    } catch (IOException e) {
+      LOG.get().debug("cannot connect to the parked worker at {}", socket, e);
+      return null;
+    }
+    AtomicBoolean answered = new AtomicBoolean();
+    WorkerPools.schedule(() -> {
+      if (!answered.get()) {
+        closeQuietly(ch); // a worker that does not answer is not waited for
+      }
+    }, HANDSHAKE.toMillis());
+    try {
+      ChannelStreams.out(ch).write(adopt.encode());
+      WorkerLink link = WorkerLink.accept(ChannelStreams.in(ch), ChannelStreams.out(ch), ch);
+      answered.set(true);
+      if (link.hello().proves(adopt.token()) && link.hello().compatible()) {
+        return link;
+      }
+      link.close();
+    } catch (IOException e) {
+      answered.set(true);
+      closeQuietly(ch);
+      LOG.get().debug("the parked worker at {} did not take this program", socket, e);
+    }
+    return null;
+  }
+
+  /** Deletes a socket whose worker no longer runs (killed while parked); a live one's stays. */
+  private static void deleteIfGone(Path socket) {
+    String name = socket.getFileName().toString();
+    try {
+      long pid = Long.parseLong(name.substring(name.lastIndexOf('-') + 1, name.length() - ".sock".length()));
+      if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+        return;
+      }
+      Files.deleteIfExists(socket);
+    } catch (IOException | RuntimeException e) {
+      LOG.get().debug("cannot delete the stale socket {}", socket, e);
+    }
+  }
+
+  private static void closeQuietly(java.io.Closeable c) {
+    try {
+      c.close();
+    } catch (IOException e) {
+      // closing is all we wanted
+    }
+  }
+}

@@ -1,0 +1,140 @@
+package io.joblib4j.internal.processes;
+
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * A parked worker's wait for its next parent ({@link WarmWorkers}): it listens on the socket its
+ * parent named, takes the first connection that sends a valid ADOPT for its key, and stops
+ * listening (deleting the socket) before it answers, so that only one program adopts it. Nobody by
+ * the deadline: the worker exits. Connections that say anything else are dropped.
+ */
+final class WorkerPark {
+  private WorkerPark() {}
+
+  /** The connection of the program that adopted this worker, and what it sent. */
+  record Adoption(SocketChannel channel, WarmWorkers.Adopt adopt) {}
+
+  /**
+   * Waits at {@code note}'s socket for an adopter; null when none came within its time (or the
+   * socket cannot be made), and the worker should exit.
+   */
+  static Adoption await(WarmWorkers.Note note) {
+    java.util.Optional<Path> at = note.socket(ProcessHandle.current().pid());
+    if (at.isEmpty()) {
+      return null; // a folder path too long for a socket: nobody could connect
+    }
+    Path socket = at.get();
+    ServerSocketChannel server;
+    try {
+      Files.deleteIfExists(socket); // a stale one of a worker with this pid, long gone
+      server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+      server.bind(UnixDomainSocketAddress.of(socket), 8);
+    } catch (IOException | RuntimeException e) {
+      System.err.println("joblib4j worker: cannot park at " + socket + ": " + e);
+      return null;
+    }
+    Object lock = new Object();
+    boolean[] adopting = new boolean[1];
+    boolean[] expired = new boolean[1];
+    Thread deadline = new Thread(() -> {
+      try {
+        Thread.sleep(note.keepMillis());
+      } catch (InterruptedException e) {
+        return;
+      }
+      synchronized (lock) {
+        expired[0] = true;
+        if (!adopting[0]) {
+          close(server, socket);
+        }
+      }
+    }, "joblib4j-worker-park-deadline");
+    deadline.setDaemon(true);
+    deadline.start();
+    try {
+      while (true) {
+        SocketChannel ch;
+        try {
+          ch = server.accept();
+        } catch (IOException e) {
+          return null; // the deadline closed it
+        }
+        synchronized (lock) {
+          if (expired[0]) {
+            closeQuietly(ch);
+            return null;
+          }
+          adopting[0] = true;
+        }
+        WarmWorkers.Adopt adopt = readAdopt(ch);
+        if (adopt != null && adopt.key().equals(note.key())) {
+          deadline.interrupt();
+          close(server, socket);
+          return new Adoption(ch, adopt);
+        }
+        closeQuietly(ch);
+        synchronized (lock) {
+          adopting[0] = false;
+          if (expired[0]) {
+            close(server, socket);
+            return null;
+          }
+        }
+      }
+    } finally {
+      close(server, socket);
+    }
+  }
+
+  /** The ADOPT message, or null if the peer sent something else or nothing within the handshake time. */
+  private static WarmWorkers.Adopt readAdopt(SocketChannel ch) {
+    boolean[] done = new boolean[1];
+    Thread watchdog = new Thread(() -> {
+      try {
+        Thread.sleep(WarmWorkers.HANDSHAKE.toMillis());
+      } catch (InterruptedException e) {
+        return;
+      }
+      synchronized (done) {
+        if (!done[0]) {
+          closeQuietly(ch); // a peer that says nothing must not keep the next adopter out
+        }
+      }
+    }, "joblib4j-worker-adopt-watchdog");
+    watchdog.setDaemon(true);
+    watchdog.start();
+    try {
+      return WarmWorkers.Adopt.read(ChannelStreams.in(ch));
+    } catch (IOException | RuntimeException e) {
+      return null;
+    } finally {
+      synchronized (done) {
+        done[0] = true;
+      }
+      watchdog.interrupt();
+    }
+  }
+
+  private static void close(ServerSocketChannel server, Path socket) {
+    closeQuietly(server);
+    try {
+      Files.deleteIfExists(socket);
+    } catch (IOException e) {
+      // the adopter's sweep deletes it
+    }
+  }
+
+  private static void closeQuietly(java.io.Closeable c) {
+    try {
+      c.close();
+    } catch (IOException e) {
+      // closing is all we wanted
+    }
+  }
+}
