@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  *
  * <p>{@code -Djoblib4j.processes.cds=false} as a child option gives the baseline without the
- * workers' class-data-sharing archive.
+ * workers' class-data-sharing archive; {@code -Djoblib4j.processes.keepWarm=60} keeps each shot's
+ * idle workers for the next shot to adopt (the warm-up shots start them).
  */
 public final class FirstCallHarness {
   private FirstCallHarness() {}

@@ -80,7 +80,7 @@ final class WarmWorkers {
    * Readies on a thread of its own, from the backend's creation, what a fresh JVM's first adoption
    * would otherwise pay on its call's path (some 60 ms, on the same cores as the call): the
    * folder's check, the digest's provider, the JDK's Unix-domain sockets (whose class
-   * initialization seeds a {@code SecureRandom}), and the class path's jars for the key.
+   * initialization seeds a {@code SecureRandom}), and the class path's jar manifests for the key.
    */
   static void prefetch(ClassLoader loader) {
     if (PREFETCHED.getAndSet(true)) {
@@ -226,53 +226,32 @@ final class WarmWorkers {
 
   /**
    * What identifies the content of {@code classpath}: each jar (following manifest class paths)
-   * with its size and modification time, and each folder with the count of its files and a sum over
-   * their paths, sizes and modification times (a stat per file, no reading: ~90 ms for 6,000 class
-   * files in a fresh JVM, done ahead by {@link #prefetch}). Once per class path and JVM.
+   * with its size and modification time; a folder by its path alone, as walking it would cost a
+   * fresh JVM ~90 ms per 6,000 files: a parked worker guards its folders itself ({@link
+   * WorkerPark}: it parks only if no file there changed since it started, and leaves at the first
+   * change while parked). Once per class path and JVM.
    */
   private static String jars(List<String> classpath) throws IOException {
-    synchronized (JARS) { // one walk: the prefetch's, or the first adopter's, the others wait for it
-      return jarsLocked(classpath);
-    }
-  }
-
-  private static String jarsLocked(List<String> classpath) throws IOException {
-    String jars = JARS.get(classpath);
-    if (jars == null) {
-      StringBuilder b = new StringBuilder();
-      for (String entry : classpath) {
-        Path p = Path.of(entry).toAbsolutePath().normalize();
-        if (Files.isDirectory(p)) {
-          b.append(p).append(':').append(folderFingerprint(p)).append('\n');
-          continue;
+    synchronized (JARS) { // one reading of the manifests: the prefetch's, or the first adopter's
+      String jars = JARS.get(classpath);
+      if (jars == null) {
+        StringBuilder b = new StringBuilder();
+        for (String entry : classpath) {
+          Path p = Path.of(entry).toAbsolutePath().normalize();
+          if (Files.isDirectory(p)) {
+            b.append(p).append(":folder\n");
+            continue;
+          }
+          for (Path jar : WorkerCds.allJars(List.of(p.toString()))) {
+            b.append(jar).append(':').append(Files.size(jar)).append(':')
+                .append(Files.getLastModifiedTime(jar).toMillis()).append('\n');
+          }
         }
-        for (Path jar : WorkerCds.allJars(List.of(p.toString()))) {
-          b.append(jar).append(':').append(Files.size(jar)).append(':')
-              .append(Files.getLastModifiedTime(jar).toMillis()).append('\n');
-        }
+        jars = b.toString();
+        JARS.put(classpath, jars);
       }
-      jars = b.toString();
-      JARS.put(classpath, jars);
+      return jars;
     }
-    return jars;
-  }
-
-  /** The count of a folder's files and an order-free sum of a mix of each one's path, size and time. */
-  private static String folderFingerprint(Path folder) throws IOException {
-    long[] sum = new long[2];
-    Files.walkFileTree(folder, new java.nio.file.SimpleFileVisitor<>() {
-      @Override
-      public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes a) {
-        long h = file.toString().hashCode();
-        h = h * 0x9E3779B97F4A7C15L + a.size();
-        h = h * 0x9E3779B97F4A7C15L + a.lastModifiedTime().toMillis();
-        h ^= h >>> 31;
-        sum[0] += h * 0xBF58476D1CE4E5B9L;
-        sum[1]++;
-        return java.nio.file.FileVisitResult.CONTINUE;
-      }
-    });
-    return sum[1] + ":" + Long.toHexString(sum[0]);
   }
 
   private static void update(MessageDigest d, String s) {

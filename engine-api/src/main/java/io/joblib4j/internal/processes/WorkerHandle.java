@@ -57,7 +57,10 @@ final class WorkerHandle implements Runnable {
   volatile boolean recordsCds;
   /** Another program started this worker and parked it; this one adopted it ({@link WarmWorkers}). */
   volatile boolean adopted;
-  /** Launched with a {@link WarmWorkers.Note}: it parks itself if this JVM ends while it is idle. */
+  /**
+   * Launched with a {@link WarmWorkers.Note}: it parks itself if this JVM ends while it is idle,
+   * and may be parked at exit; others are not kept warm.
+   */
   volatile boolean parksItself;
   /** Parked for the next program as this JVM exits: its end is not a death. */
   volatile boolean parkedAway;
@@ -127,7 +130,10 @@ final class WorkerHandle implements Runnable {
     pb.environment().putAll(cds.environment());
     pb.environment().put(WorkerMain.RESULTS_VARIABLE, WorkerPools.resultsDir().toString());
     pb.environment().remove(WarmWorkers.PARK_VARIABLE);
-    WarmWorkers.Note note = pool.key().keepsWarm() ? WarmWorkers.noteFor(pool.key()) : null;
+    // only a worker on the class path as given: one started from a folder's content jar has the
+    // folder's classes of that moment, which its parked self could not check against the folder
+    WarmWorkers.Note note = pool.key().keepsWarm() && spec.classpath().equals(pool.key().launch().classpath())
+        ? WarmWorkers.noteFor(pool.key()) : null;
     if (note != null) {
       pb.environment().put(WarmWorkers.PARK_VARIABLE, new String(note.encode(), java.nio.charset.StandardCharsets.UTF_8));
       parksItself = true;

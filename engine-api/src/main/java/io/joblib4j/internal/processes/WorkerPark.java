@@ -12,7 +12,9 @@ import java.nio.file.Path;
  * A parked worker's wait for its next parent ({@link WarmWorkers}): it listens on the socket its
  * parent named, takes the first connection that sends a valid ADOPT for its key, and stops
  * listening (deleting the socket) before it answers, so that only one program adopts it. Nobody by
- * the deadline: the worker exits. Connections that say anything else are dropped.
+ * the deadline: the worker exits. Connections that say anything else are dropped. A worker whose
+ * class path has folders parks only while their classes are the ones it started with ({@link
+ * FolderGuard}).
  */
 final class WorkerPark {
   private WorkerPark() {}
@@ -30,6 +32,10 @@ final class WorkerPark {
       return null; // a folder path too long for a socket: nobody could connect
     }
     Path socket = at.get();
+    FolderGuard guard = FolderGuard.start();
+    if (guard == null) {
+      return null; // a class of this worker's folders changed since it started, or cannot be watched
+    }
     ServerSocketChannel server;
     try {
       Files.deleteIfExists(socket); // a stale one of a worker with this pid, long gone
@@ -42,6 +48,14 @@ final class WorkerPark {
     Object lock = new Object();
     boolean[] adopting = new boolean[1];
     boolean[] expired = new boolean[1];
+    guard.onChange(() -> {
+      synchronized (lock) {
+        expired[0] = true; // its classes are not the folder's any more: nobody may adopt it
+        if (!adopting[0]) {
+          close(server, socket);
+        }
+      }
+    });
     Thread deadline = new Thread(() -> {
       try {
         Thread.sleep(note.keepMillis());
@@ -73,8 +87,9 @@ final class WorkerPark {
           adopting[0] = true;
         }
         WarmWorkers.Adopt adopt = readAdopt(ch);
-        if (adopt != null && adopt.key().equals(note.key())) {
+        if (adopt != null && adopt.key().equals(note.key()) && !guard.changed()) {
           deadline.interrupt();
+          guard.close();
           close(server, socket);
           return new Adoption(ch, adopt);
         }
@@ -88,6 +103,7 @@ final class WorkerPark {
         }
       }
     } finally {
+      guard.close();
       close(server, socket);
     }
   }

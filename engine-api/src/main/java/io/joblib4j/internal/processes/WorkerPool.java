@@ -376,7 +376,7 @@ final class WorkerPool {
     List<WorkerHandle> idle = new ArrayList<>();
     for (WorkerHandle w : all) {
       boolean isIdle = w.connected && w.state == WorkerHandle.State.IDLE;
-      if (isIdle && key.keepsWarm()) {
+      if (isIdle && key.keepsWarm() && (w.parksItself || w.adopted)) {
         idle.add(w); // a recording worker too: it dumps the archive after its first batch, wherever it is
       } else if (isIdle && w.recordsCds) {
         w.shutdown();

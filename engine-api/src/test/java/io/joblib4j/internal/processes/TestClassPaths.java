@@ -19,6 +19,36 @@ final class TestClassPaths {
    * with {@code testJar} first, holding {@code classes} (their lambdas are compiled into them).
    */
   static List<String> jarsWith(Path testJar, Class<?>... classes) throws IOException {
+    List<String> jars = runnerJars();
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(testJar), new Manifest())) {
+      for (Class<?> c : classes) {
+        String name = c.getName().replace('.', '/') + ".class";
+        out.putNextEntry(new JarEntry(name));
+        try (var in = c.getClassLoader().getResourceAsStream(name)) {
+          in.transferTo(out);
+        }
+      }
+    }
+    jars.add(0, testJar.toString());
+    return jars;
+  }
+
+  /** As {@link #jarsWith}, with a folder of {@code classes} first instead of a jar (an IDE's {@code target/classes}). */
+  static List<String> folderWith(Path folder, Class<?>... classes) throws IOException {
+    List<String> jars = runnerJars();
+    for (Class<?> c : classes) {
+      String name = c.getName().replace('.', '/') + ".class";
+      Path file = folder.resolve(name);
+      Files.createDirectories(file.getParent());
+      try (var in = c.getClassLoader().getResourceAsStream(name)) {
+        Files.copy(in, file);
+      }
+    }
+    jars.add(0, folder.toString());
+    return jars;
+  }
+
+  private static List<String> runnerJars() throws IOException {
     List<String> jars = new ArrayList<>();
     for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
       Path p = Path.of(e);
@@ -38,16 +68,6 @@ final class TestClassPaths {
         jars.add(p.toString());
       }
     }
-    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(testJar), new Manifest())) {
-      for (Class<?> c : classes) {
-        String name = c.getName().replace('.', '/') + ".class";
-        out.putNextEntry(new JarEntry(name));
-        try (var in = c.getClassLoader().getResourceAsStream(name)) {
-          in.transferTo(out);
-        }
-      }
-    }
-    jars.add(0, testJar.toString());
     return jars;
   }
 }

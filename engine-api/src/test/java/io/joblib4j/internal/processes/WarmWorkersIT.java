@@ -56,6 +56,27 @@ class WarmWorkersIT {
   }
 
   @Test
+  void onAFolderClassPathAParkedWorkerServesWhileItsClassesAreTheFoldersAndLeavesAtAChange() throws Exception {
+    Path classes = dir.resolve("classes");
+    classpath = TestClassPaths.folderWith(classes, WarmParentMain.class);
+    List<Long> first = pids(run("A", 60, "m", 3000));
+    assertThat(pids(run("B", 60, "m", 3000))).as("unchanged classes: adopted").containsAnyElementsOf(first);
+    List<Path> parked = sockets();
+    assertThat(parked).hasSize(2);
+
+    Path main = classes.resolve(WarmParentMain.class.getName().replace('.', '/') + ".class");
+    Files.write(main, Files.readAllBytes(main)); // compiled again, as an IDE does: same path, new time
+    for (Path s : parked) {
+      long pid = pidOf(s);
+      assertThat(Workers.awaitExit(pid, Duration.ofSeconds(10))).as("parked worker %d leaves at the change", pid)
+          .isTrue();
+    }
+    assertThat(sockets()).isEmpty();
+    assertThat(pids(run("C", 60, "m", 0))).as("new workers for the new classes")
+        .doesNotContainAnyElementsOf(parked.stream().map(WarmWorkersIT::pidOf).toList());
+  }
+
+  @Test
   void aProgramStartedOtherwiseStartsItsOwnWorkers() throws Exception {
     List<Long> first = pids(run("A", 60, "one", 3000));
     List<Long> other = pids(run("C", 60, "two", 3000));
