@@ -133,7 +133,9 @@ public final class Processes {
      * joblib4j.processes.keepWarm} sets it for programs that set no options). Opt in only for
      * programs that expect it, as with Gradle's daemon: what tasks leave in static fields stays
      * in a worker from one program to the next, and a worker prints through the program that
-     * adopted it. Needs Unix-domain sockets (Linux, macOS).
+     * adopted it. Workers are parked when this JVM exits (or, if idle, when it is killed); those of a
+     * backend built with {@code reuse(false)} still end when it is closed. Needs Unix-domain
+     * sockets (Linux, macOS).
      *
      * <pre>{@code
      * Parallel p = Parallel.builder()
