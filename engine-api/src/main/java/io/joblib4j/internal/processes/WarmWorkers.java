@@ -35,18 +35,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Workers that outlive the program that started them ({@code keepWarm}, off by default): when this
- * JVM exits, its idle workers are parked instead of killed. Each then listens on a Unix-domain
+ * JVM exits, its idle workers are parked instead of killed (and an idle worker whose parent ends
+ * without a word, still starting or killed, parks itself). Each then listens on a Unix-domain
  * socket {@code <key>-<pid>.sock} in {@code <java.io.tmpdir>/joblib4j-warm-<user>} for {@code
  * keepWarm}, and exits if no program adopts it by then. The next program whose workers would be
  * started the same way connects there instead of starting a JVM: a short program's first call
  * skips the quarter of a second a worker JVM takes to start (loky's workers start in a tenth of that).
  *
  * <p>The key is a digest of everything a worker's behaviour depends on that it cannot take from its
- * adopter: the JDK, the JVM options, each class path jar's path, size and modification time (a
- * folder of classes once its content jar exists, see {@link FolderJars}), the environment the worker
- * was given, the working folder, the thread budget and the depth of nesting. What a call needs from
- * its parent arrives with the adoption (the folder for spilled results, a fresh token) or with each
- * batch, as it does for a worker the program started itself.
+ * adopter: the JDK, the JVM options, each class path jar's path, size and modification time, each
+ * class path folder's path (its parked workers watch its files themselves: {@link FolderGuard}), the
+ * environment the worker was given, the working folder, the thread budget and the depth of
+ * nesting. What a call needs from its parent arrives with the adoption (the folder for spilled
+ * results, a fresh token) or with each batch, as it does for a worker the program started itself.
  *
  * <p>Safety as for a worker's first connection: the folder is this user's alone ({@code rwx------},
  * checked, not assumed), so no other user can connect; an adopter must name the worker's key, and

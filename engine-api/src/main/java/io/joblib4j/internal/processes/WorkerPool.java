@@ -362,8 +362,10 @@ final class WorkerPool {
   }
 
   /**
-   * Kills every worker at once: this JVM is exiting. A worker recording the class-data-sharing
-   * archive is asked to exit instead, so that it writes the archive on its way out.
+   * Kills every worker at once: this JVM is exiting. Kept warm, idle workers are parked for the next
+   * program instead, and starting ones left to park themselves ({@link WarmWorkers}); otherwise an
+   * idle worker recording the class-data-sharing archive is asked to exit, so that it writes the
+   * archive on its way out.
    */
   void killAll() {
     List<WorkerHandle> all;
