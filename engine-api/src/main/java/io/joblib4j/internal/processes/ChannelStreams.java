@@ -17,6 +17,15 @@ import java.nio.channels.SocketChannel;
 final class ChannelStreams {
   private ChannelStreams() {}
 
+  /** Closes {@code c}, ignoring a failure: for cleanup, where closing is all that is wanted. */
+  static void closeQuietly(java.io.Closeable c) {
+    try {
+      c.close();
+    } catch (IOException e) {
+      // closing is all we wanted
+    }
+  }
+
   static InputStream in(SocketChannel ch) {
     return new InputStream() {
       @Override

@@ -80,11 +80,7 @@ final class FolderGuard implements AutoCloseable {
       return guard;
     } catch (IOException | RuntimeException e) {
       if (watch != null) {
-        try {
-          watch.close();
-        } catch (IOException ignored) {
-          // closing is all we wanted
-        }
+        ChannelStreams.closeQuietly(watch);
       }
       return null; // too many folders to watch, say: not kept warm
     }
@@ -129,11 +125,7 @@ final class FolderGuard implements AutoCloseable {
   @Override
   public void close() {
     if (watch != null) {
-      try {
-        watch.close();
-      } catch (IOException e) {
-        // closing is all we wanted
-      }
+      ChannelStreams.closeQuietly(watch);
     }
   }
 }

@@ -357,7 +357,7 @@ final class WarmWorkers {
     AtomicBoolean answered = new AtomicBoolean();
     WorkerPools.schedule(() -> {
       if (!answered.get()) {
-        closeQuietly(ch); // a worker that does not answer is not waited for
+        ChannelStreams.closeQuietly(ch); // a worker that does not answer is not waited for
       }
     }, HANDSHAKE.toMillis());
     try {
@@ -370,7 +370,7 @@ final class WarmWorkers {
       link.close();
     } catch (IOException e) {
       answered.set(true);
-      closeQuietly(ch);
+      ChannelStreams.closeQuietly(ch);
       LOG.get().debug("the parked worker at {} did not take this program", socket, e);
     }
     return null;
@@ -387,14 +387,6 @@ final class WarmWorkers {
       Files.deleteIfExists(socket);
     } catch (IOException | RuntimeException e) {
       LOG.get().debug("cannot delete the stale socket {}", socket, e);
-    }
-  }
-
-  private static void closeQuietly(java.io.Closeable c) {
-    try {
-      c.close();
-    } catch (IOException e) {
-      // closing is all we wanted
     }
   }
 }

@@ -91,7 +91,7 @@ final class WorkerListener implements Closeable {
       // a peer that connects and says nothing is dropped, so that it cannot keep the worker out
       WorkerPools.schedule(() -> {
         if (!greeted.get()) {
-          closeQuietly(ch);
+          ChannelStreams.closeQuietly(ch);
         }
       }, Math.max(1, handshakeTimeout.toMillis()));
       try {
@@ -107,7 +107,7 @@ final class WorkerListener implements Closeable {
         link.close();
       } catch (IOException e) {
         greeted.set(true);
-        closeQuietly(ch);
+        ChannelStreams.closeQuietly(ch);
         if (closed.get()) {
           throw e;
         }
@@ -122,21 +122,13 @@ final class WorkerListener implements Closeable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    closeQuietly(server);
+    ChannelStreams.closeQuietly(server);
     if (socketFile != null) {
       try {
         Files.deleteIfExists(socketFile);
       } catch (IOException e) {
         LOG.get().debug("cannot delete {}", socketFile, e);
       }
-    }
-  }
-
-  private static void closeQuietly(Closeable c) {
-    try {
-      c.close();
-    } catch (IOException e) {
-      // closing is all we wanted
     }
   }
 }

@@ -83,7 +83,7 @@ public final class WorkerMain {
         }
       }
       if (channel != null) {
-        closeQuietly(channel);
+        ChannelStreams.closeQuietly(channel);
       }
       WorkerPark.Adoption adoption = WorkerPark.await(parkNote);
       if (adoption == null) {
@@ -202,14 +202,6 @@ public final class WorkerMain {
     t.start();
   }
 
-  private static void closeQuietly(SocketChannel c) {
-    try {
-      c.close();
-    } catch (IOException e) {
-      // closing is all we wanted
-    }
-  }
-
   /** Who called {@code System.exit}, found in the stack of the thread that did, or that a signal ended this JVM. */
   private static String exitCaller() {
     for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
@@ -289,7 +281,7 @@ public final class WorkerMain {
       WorkerArrays.releaseAll();
       SocketChannel c = current;
       if (c != null) {
-        closeQuietly(c); // ends serve(): the main thread goes on to park
+        ChannelStreams.closeQuietly(c); // ends serve(): the main thread goes on to park
       }
       return;
     }

@@ -43,30 +43,17 @@ final class WorkerPark {
       server.bind(UnixDomainSocketAddress.of(socket), 8);
     } catch (IOException | RuntimeException e) {
       System.err.println("joblib4j worker: cannot park at " + socket + ": " + e);
+      guard.close();
       return null;
     }
-    Object lock = new Object();
-    boolean[] adopting = new boolean[1];
-    boolean[] expired = new boolean[1];
-    guard.onChange(() -> {
-      synchronized (lock) {
-        expired[0] = true; // its classes are not the folder's any more: nobody may adopt it
-        if (!adopting[0]) {
-          close(server, socket);
-        }
-      }
-    });
+    Listening listening = new Listening(server, socket);
+    guard.onChange(listening::expire); // its classes are not the folder's any more: nobody may adopt it
     Thread deadline = new Thread(() -> {
       try {
         Thread.sleep(note.keepMillis());
+        listening.expire();
       } catch (InterruptedException e) {
-        return;
-      }
-      synchronized (lock) {
-        expired[0] = true;
-        if (!adopting[0]) {
-          close(server, socket);
-        }
+        // adopted
       }
     }, "joblib4j-worker-park-deadline");
     deadline.setDaemon(true);
@@ -77,34 +64,70 @@ final class WorkerPark {
         try {
           ch = server.accept();
         } catch (IOException e) {
-          return null; // the deadline closed it
+          return null; // expired: the listener is closed
         }
-        synchronized (lock) {
-          if (expired[0]) {
-            closeQuietly(ch);
-            return null;
-          }
-          adopting[0] = true;
+        if (!listening.beginAdoption()) {
+          ChannelStreams.closeQuietly(ch);
+          return null;
         }
         WarmWorkers.Adopt adopt = readAdopt(ch);
         if (adopt != null && adopt.key().equals(note.key()) && !guard.changed()) {
           deadline.interrupt();
-          guard.close();
-          close(server, socket);
           return new Adoption(ch, adopt);
         }
-        closeQuietly(ch);
-        synchronized (lock) {
-          adopting[0] = false;
-          if (expired[0]) {
-            close(server, socket);
-            return null;
-          }
+        ChannelStreams.closeQuietly(ch);
+        if (!listening.endAdoption()) {
+          return null;
         }
       }
     } finally {
       guard.close();
-      close(server, socket);
+      listening.close();
+    }
+  }
+
+  /**
+   * The listener while the worker waits: it expires (at the deadline, or when its classes change)
+   * by closing, unless a connection is being read as an adoption, which then finds it expired.
+   */
+  private static final class Listening {
+    private final ServerSocketChannel server;
+    private final Path socket;
+    private boolean adopting;
+    private boolean expired;
+
+    Listening(ServerSocketChannel server, Path socket) {
+      this.server = server;
+      this.socket = socket;
+    }
+
+    synchronized void expire() {
+      expired = true;
+      if (!adopting) {
+        close();
+      }
+    }
+
+    /** False if expired: no adoption may begin. */
+    synchronized boolean beginAdoption() {
+      adopting = !expired;
+      return adopting;
+    }
+
+    /** The connection was not an adoption; false if the wait expired meanwhile. */
+    synchronized boolean endAdoption() {
+      adopting = false;
+      return !expired;
+    }
+
+    /** Stops listening and deletes the socket; idempotent. */
+    void close() {
+      ChannelStreams.closeQuietly(server);
+      try {
+        Files.deleteIfExists(socket);
+      } catch (IOException e) {
+        // the adopter's sweep deletes it
+      }
     }
   }
 
@@ -119,7 +142,7 @@ final class WorkerPark {
       }
       synchronized (done) {
         if (!done[0]) {
-          closeQuietly(ch); // a peer that says nothing must not keep the next adopter out
+          ChannelStreams.closeQuietly(ch); // a peer that says nothing must not keep the next adopter out
         }
       }
     }, "joblib4j-worker-adopt-watchdog");
@@ -134,23 +157,6 @@ final class WorkerPark {
         done[0] = true;
       }
       watchdog.interrupt();
-    }
-  }
-
-  private static void close(ServerSocketChannel server, Path socket) {
-    closeQuietly(server);
-    try {
-      Files.deleteIfExists(socket);
-    } catch (IOException e) {
-      // the adopter's sweep deletes it
-    }
-  }
-
-  private static void closeQuietly(java.io.Closeable c) {
-    try {
-      c.close();
-    } catch (IOException e) {
-      // closing is all we wanted
     }
   }
 }
