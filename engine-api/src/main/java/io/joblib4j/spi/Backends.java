@@ -3,7 +3,6 @@ package io.joblib4j.spi;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 import org.apiguardian.api.API;
 
 /**
@@ -20,7 +19,7 @@ import org.apiguardian.api.API;
 @API(status = API.Status.MAINTAINED, since = "0.1")
 public final class Backends {
   private static final ProviderRegistry<BackendProvider> PROVIDERS = new ProviderRegistry<>(
-      BackendProvider.class, "backend name", Pattern.compile("[a-z][a-z0-9-]{0,63}"),
+      BackendProvider.class, "backend name", ProviderRegistry.lowercaseKey(64, "-"),
       "use lowercase letters, digits and dashes, starting with a letter (e.g. \"threads\", \"spark\")",
       p -> List.of(p.name()));
 

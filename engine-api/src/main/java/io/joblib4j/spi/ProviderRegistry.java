@@ -14,7 +14,7 @@ import java.util.TreeSet;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import java.util.regex.Pattern;
+import java.util.function.Predicate;
 
 /**
  * Providers of one SPI by key (a backend name, a URI scheme): those registered by hand, and those
@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
 final class ProviderRegistry<P> {
   private final Class<P> type;
   private final String what;
-  private final Pattern keyPattern;
+  private final Predicate<String> validKey;
   private final String keyRule;
   private final Function<P, Collection<String>> keysOf;
   private final Map<String, P> registered = new ConcurrentHashMap<>();
@@ -40,22 +40,42 @@ final class ProviderRegistry<P> {
   /**
    * @param type the SPI interface
    * @param what how error messages call a key ({@code "backend"}, {@code "store scheme"})
-   * @param keyPattern what a valid key looks like
+   * @param validKey what a valid key looks like (see {@link #lowercaseKey})
    * @param keyRule the rule in words, for error messages
    * @param keysOf the keys a provider serves
    */
-  ProviderRegistry(Class<P> type, String what, Pattern keyPattern, String keyRule,
+  ProviderRegistry(Class<P> type, String what, Predicate<String> validKey, String keyRule,
       Function<P, Collection<String>> keysOf) {
     this.type = type;
     this.what = what;
-    this.keyPattern = keyPattern;
+    this.validKey = validKey;
     this.keyRule = keyRule;
     this.keysOf = keysOf;
   }
 
+  /**
+   * Keys of 1 to {@code maxLength} characters: a lowercase ASCII letter, then lowercase ASCII letters,
+   * digits and {@code others}. Checked by hand, not by a regular expression: the registry is read on
+   * a fresh program's first call, where compiling one costs milliseconds.
+   */
+  static Predicate<String> lowercaseKey(int maxLength, String others) {
+    return key -> {
+      if (key.isEmpty() || key.length() > maxLength || key.charAt(0) < 'a' || key.charAt(0) > 'z') {
+        return false;
+      }
+      for (int i = 1; i < key.length(); i++) {
+        char c = key.charAt(i);
+        if (!(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || others.indexOf(c) >= 0)) {
+          return false;
+        }
+      }
+      return true;
+    };
+  }
+
   /** Rejects keys users could not write or that would clash. */
   void validateKey(String key) {
-    if (key == null || !keyPattern.matcher(key).matches()) {
+    if (key == null || !validKey.test(key)) {
       throw new IllegalArgumentException("invalid " + what + " "
           + (key == null ? "null" : "\"" + key + "\"") + ": " + keyRule);
     }

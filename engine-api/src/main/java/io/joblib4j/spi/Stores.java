@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 import org.apiguardian.api.API;
 
 /**
@@ -21,7 +20,7 @@ import org.apiguardian.api.API;
 @API(status = API.Status.MAINTAINED, since = "0.1")
 public final class Stores {
   private static final ProviderRegistry<StoreProvider> PROVIDERS = new ProviderRegistry<>(
-      StoreProvider.class, "store scheme", Pattern.compile("[a-z][a-z0-9+.-]{0,31}"),
+      StoreProvider.class, "store scheme", ProviderRegistry.lowercaseKey(32, "+.-"),
       "use a lowercase URI scheme such as \"hdfs\" or \"s3a\"", p -> new ArrayList<>(p.schemes()));
 
   private Stores() {}

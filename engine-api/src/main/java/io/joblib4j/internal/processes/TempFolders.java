@@ -125,7 +125,10 @@ final class TempFolders {
       return 0;
     }
     int removed = 0;
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(base, "joblib4j-*")) {
+    // a prefix test, not a glob: the temporary folder may hold thousands of entries, and a glob is a
+    // regular expression matched against each, milliseconds of a fresh program's first call
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(base,
+        p -> p.getFileName().toString().startsWith("joblib4j-"))) {
       for (Path p : entries) {
         Matcher m = OWNED.matcher(p.getFileName().toString());
         if (m.matches() && Files.isDirectory(p) && !isRunning(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)))) {

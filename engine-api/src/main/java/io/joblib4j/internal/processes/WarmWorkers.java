@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -69,7 +70,7 @@ final class WarmWorkers {
   private static final Set<PosixFilePermission> OWNER_ONLY = EnumSet.of(PosixFilePermission.OWNER_READ,
       PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
   private static final Map<PoolKey, String> KEYS = new ConcurrentHashMap<>();
-  private static final Map<List<String>, String> JARS = new ConcurrentHashMap<>();
+  private static final Map<List<String>, byte[]> SAME_FOR_THE_JVM = new ConcurrentHashMap<>();
   /** Sockets a thread of this JVM is adopting from, so that two of its workers never try the same. */
   private static final Set<Path> CLAIMED = ConcurrentHashMap.newKeySet();
   private static volatile Optional<Path> folder;
@@ -80,8 +81,9 @@ final class WarmWorkers {
   /**
    * Readies on a thread of its own, from the backend's creation, what a fresh JVM's first adoption
    * would otherwise pay on its call's path (some 60 ms, on the same cores as the call): the
-   * folder's check, the digest's provider, the JDK's Unix-domain sockets (whose class
-   * initialization seeds a {@code SecureRandom}), and the class path's jar manifests for the key.
+   * folder's check, the JDK's Unix-domain sockets (whose class initialization seeds a {@code
+   * SecureRandom}), and the digest of what all pools of this JVM share (the class path's jar
+   * manifests, the environment) for the key.
    */
   static void prefetch(ClassLoader loader) {
     if (PREFETCHED.getAndSet(true)) {
@@ -90,9 +92,8 @@ final class WarmWorkers {
     Thread t = new Thread(() -> {
       try {
         folder();
-        MessageDigest.getInstance("SHA-256");
         java.nio.channels.SocketChannel.open(java.net.StandardProtocolFamily.UNIX).close();
-        jars(WorkerClasspath.of(loader).entries());
+        sameForTheJvm(WorkerClasspath.of(loader).entries());
       } catch (IOException | NoSuchAlgorithmException | RuntimeException e) {
         // the adoption itself finds out and says so
       }
@@ -200,24 +201,19 @@ final class WarmWorkers {
   private static String computeKey(PoolKey pool) {
     LaunchSpec spec = pool.launch(); // a folder as given, not its content jar: the same key before and after
     try {
+      // what is the same for every pool of this JVM and class path was digested once, on the
+      // prefetch thread: SHA-256 runs interpreted in a fresh JVM, some 4 ms per KiB of input
       MessageDigest d = MessageDigest.getInstance("SHA-256");
-      update(d, "joblib4j warm worker 1");
-      update(d, System.getProperty("java.home"));
-      update(d, System.getProperty("java.vm.version"));
+      d.update(sameForTheJvm(spec.classpath()));
       update(d, spec.java());
-      update(d, System.getProperty("user.dir"));
       update(d, Integer.toString(pool.threadBudget()));
       update(d, Integer.toString(LaunchSpec.currentDepth() + 1));
       for (String o : spec.jvmOptions()) {
         update(d, o);
       }
-      update(d, jars(spec.classpath()));
-      Map<String, String> env = new TreeMap<>(spec.environment(pool.threadBudget(), System.getenv()));
-      env.remove(WorkerMain.TOKEN_VARIABLE);
-      env.remove(WorkerMain.RESULTS_VARIABLE);
-      env.remove(PARK_VARIABLE);
-      WorkerCds.VARIABLES.forEach(env::remove);
-      env.forEach((name, value) -> update(d, name + "=" + value));
+      // the workers' environment is this JVM's (in sameForTheJvm), the thread variables the budget
+      // sets (the budget is above), and the backend's own variables
+      new TreeMap<>(withoutOwnVariables(spec.env())).forEach((name, value) -> update(d, name + "=" + value));
       return "k-" + HexFormat.of().formatHex(d.digest(), 0, 12);
     } catch (IOException | NoSuchAlgorithmException | IllegalArgumentException e) {
       LOG.get().debug("workers of this class path cannot be kept warm", e);
@@ -226,33 +222,58 @@ final class WarmWorkers {
   }
 
   /**
+   * The digest of what every pool of this JVM with {@code classpath} shares: the JDK, the working
+   * folder, this JVM's environment (but joblib4j's own variables, which differ per worker), and what
+   * identifies the class path's content. Once per class path and JVM.
+   */
+  private static byte[] sameForTheJvm(List<String> classpath) throws IOException, NoSuchAlgorithmException {
+    synchronized (SAME_FOR_THE_JVM) { // one reading of the manifests: the prefetch's, or the first adopter's
+      byte[] digest = SAME_FOR_THE_JVM.get(classpath);
+      if (digest == null) {
+        MessageDigest d = MessageDigest.getInstance("SHA-256");
+        update(d, "joblib4j warm worker 2");
+        update(d, System.getProperty("java.home"));
+        update(d, System.getProperty("java.vm.version"));
+        update(d, System.getProperty("user.dir"));
+        update(d, jars(classpath));
+        new TreeMap<>(withoutOwnVariables(System.getenv())).forEach((name, value) -> update(d, name + "=" + value));
+        digest = d.digest();
+        SAME_FOR_THE_JVM.put(classpath, digest);
+      }
+      return digest;
+    }
+  }
+
+  private static Map<String, String> withoutOwnVariables(Map<String, String> env) {
+    Map<String, String> e = new java.util.HashMap<>(env);
+    e.remove(WorkerMain.TOKEN_VARIABLE);
+    e.remove(WorkerMain.RESULTS_VARIABLE);
+    e.remove(PARK_VARIABLE);
+    WorkerCds.VARIABLES.forEach(e::remove);
+    return e;
+  }
+
+  /**
    * What identifies the content of {@code classpath}: each jar (following manifest class paths)
    * with its size and modification time; a folder by its path alone, as walking it would cost a
    * fresh JVM ~90 ms per 6,000 files: a parked worker guards its folders itself ({@link
    * WorkerPark}: it parks only if no file there changed since it started, and leaves at the first
-   * change while parked). Once per class path and JVM.
+   * change while parked).
    */
   private static String jars(List<String> classpath) throws IOException {
-    synchronized (JARS) { // one reading of the manifests: the prefetch's, or the first adopter's
-      String jars = JARS.get(classpath);
-      if (jars == null) {
-        StringBuilder b = new StringBuilder();
-        for (String entry : classpath) {
-          Path p = Path.of(entry).toAbsolutePath().normalize();
-          if (Files.isDirectory(p)) {
-            b.append(p).append(":folder\n");
-            continue;
-          }
-          for (Path jar : WorkerCds.allJars(List.of(p.toString()))) {
-            b.append(jar).append(':').append(Files.size(jar)).append(':')
-                .append(Files.getLastModifiedTime(jar).toMillis()).append('\n');
-          }
-        }
-        jars = b.toString();
-        JARS.put(classpath, jars);
+    StringBuilder b = new StringBuilder();
+    for (String entry : classpath) {
+      Path p = Path.of(entry).toAbsolutePath().normalize();
+      if (Files.isDirectory(p)) {
+        b.append(p).append(":folder\n");
+        continue;
       }
-      return jars;
+      for (Path jar : WorkerCds.allJars(List.of(p.toString()))) {
+        b.append(jar).append(':').append(Files.size(jar)).append(':')
+            .append(Files.getLastModifiedTime(jar).toMillis()).append('\n');
+      }
     }
+    return b.toString();
   }
 
   private static void update(MessageDigest d, String s) {
@@ -286,13 +307,7 @@ final class WarmWorkers {
         // made earlier, by this user or, if something is wrong, by another: checked below
       }
       PosixFileAttributes a = Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      Path probe = Files.createTempFile(dir.getParent(), "joblib4j-warm-owner-", "");
-      Object me;
-      try {
-        me = Files.getOwner(probe);
-      } finally {
-        Files.deleteIfExists(probe);
-      }
+      UserPrincipal me = currentUser(dir.getParent());
       if (!a.isDirectory() || !a.owner().equals(me) || !a.permissions().equals(OWNER_ONLY)) {
         LOG.get().warn("workers are not kept warm: {} must be a folder of this user's that only this user may"
             + " enter (rwx------); it is {} owned by {} with {}. Delete it, or set java.io.tmpdir elsewhere",
@@ -303,6 +318,26 @@ final class WarmWorkers {
     } catch (IOException | UnsupportedOperationException e) {
       LOG.get().debug("workers are not kept warm: no folder for their sockets at {}", dir, e);
       return Optional.empty();
+    }
+  }
+
+  /**
+   * This process's user: the owner of {@code /proc/self} where there is one (Linux), else the owner
+   * of a file made to ask. Not the file by default: making a temporary file seeds a {@code
+   * SecureRandom}, some 15 ms of a fresh program's CPU on the first call's path. (A process that
+   * made itself non-dumpable has {@code /proc/self} owned by root: its workers are then not kept
+   * warm, with the warning above, rather than trusted wrongly.)
+   */
+  private static UserPrincipal currentUser(Path scratch) throws IOException {
+    Path self = Path.of("/proc/self");
+    if (Files.isDirectory(self)) {
+      return Files.getOwner(self);
+    }
+    Path probe = Files.createTempFile(scratch, "joblib4j-warm-owner-", "");
+    try {
+      return Files.getOwner(probe);
+    } finally {
+      Files.deleteIfExists(probe);
     }
   }
 
