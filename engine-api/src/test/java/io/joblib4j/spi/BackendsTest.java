@@ -70,10 +70,20 @@ class BackendsTest {
 
   @Test
   void invalidNamesAreRejected() {
-    for (String bad : new String[] {"", "Threads", "my backend", "1st", "a/b"}) {
+    for (String bad : new String[] {"", "Threads", "my backend", "1st", "a/b", "-x", "a".repeat(65)}) {
       assertThatThrownBy(() -> Backends.register(bad, new SerializingBackend.Provider()))
           .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("invalid backend name");
     }
+  }
+
+  @Test
+  void namesOfLowercaseLettersDigitsAndDashesUpTo64CharactersAreValid() {
+    var valid = ProviderRegistry.lowercaseKey(64, "-");
+    for (String good : new String[] {"a", "threads", "my-cluster-2", "a".repeat(64)}) {
+      assertThat(valid.test(good)).as(good).isTrue();
+    }
+    assertThat(ProviderRegistry.lowercaseKey(32, "+.-").test("s3a+ssl.v-2")).isTrue();
+    assertThat(ProviderRegistry.lowercaseKey(32, "+.-").test("s3a_x")).isFalse();
   }
 
   @Test
