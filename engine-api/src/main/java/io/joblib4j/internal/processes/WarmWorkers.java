@@ -213,7 +213,7 @@ final class WarmWorkers {
       }
       // the workers' environment is this JVM's (in sameForTheJvm), the thread variables the budget
       // sets (the budget is above), and the backend's own variables
-      new TreeMap<>(withoutOwnVariables(spec.env())).forEach((name, value) -> update(d, name + "=" + value));
+      updateEnvironment(d, spec.env());
       return "k-" + HexFormat.of().formatHex(d.digest(), 0, 12);
     } catch (IOException | NoSuchAlgorithmException | IllegalArgumentException e) {
       LOG.get().debug("workers of this class path cannot be kept warm", e);
@@ -236,7 +236,7 @@ final class WarmWorkers {
         update(d, System.getProperty("java.vm.version"));
         update(d, System.getProperty("user.dir"));
         update(d, jars(classpath));
-        new TreeMap<>(withoutOwnVariables(System.getenv())).forEach((name, value) -> update(d, name + "=" + value));
+        updateEnvironment(d, System.getenv());
         digest = d.digest();
         SAME_FOR_THE_JVM.put(classpath, digest);
       }
@@ -244,13 +244,14 @@ final class WarmWorkers {
     }
   }
 
-  private static Map<String, String> withoutOwnVariables(Map<String, String> env) {
-    Map<String, String> e = new java.util.HashMap<>(env);
+  /** Digests {@code env} in name order, without joblib4j's own variables (which differ per worker). */
+  private static void updateEnvironment(MessageDigest d, Map<String, String> env) {
+    Map<String, String> e = new TreeMap<>(env);
     e.remove(WorkerMain.TOKEN_VARIABLE);
     e.remove(WorkerMain.RESULTS_VARIABLE);
     e.remove(PARK_VARIABLE);
     WorkerCds.VARIABLES.forEach(e::remove);
-    return e;
+    e.forEach((name, value) -> update(d, name + "=" + value));
   }
 
   /**
