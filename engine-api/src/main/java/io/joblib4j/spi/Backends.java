@@ -8,8 +8,9 @@ import org.apiguardian.api.API;
 /**
  * The backend registry. Providers listed in {@code META-INF/services/io.joblib4j.spi.BackendProvider}
  * are found through the thread context class loader and joblib4j's own (the built-in {@code
- * sequential}, {@code threads} and {@code processes} backends are listed so too); others are
- * registered by hand:
+ * sequential}, {@code threads} and {@code processes} backends are listed so too, and found by
+ * name without reading the services files, which opens every jar of the class path; a jar that
+ * claims one of their names is reported); others are registered by hand:
  *
  * <pre>{@code
  * Backends.register("my-cluster", new MyClusterBackendProvider());
@@ -21,7 +22,10 @@ public final class Backends {
   private static final ProviderRegistry<BackendProvider> PROVIDERS = new ProviderRegistry<>(
       BackendProvider.class, "backend name", ProviderRegistry.lowercaseKey(64, "-"),
       "use lowercase letters, digits and dashes, starting with a letter (e.g. \"threads\", \"spark\")",
-      p -> List.of(p.name()));
+      p -> List.of(p.name()), Map.of(
+          "sequential", "io.joblib4j.internal.parallel.SequentialBackend$Provider",
+          "threads", "io.joblib4j.internal.threads.ThreadsBackend$Provider",
+          "processes", "io.joblib4j.internal.processes.ProcessesBackend$Provider"));
 
   private Backends() {}
 

@@ -21,7 +21,7 @@ import org.apiguardian.api.API;
 public final class Stores {
   private static final ProviderRegistry<StoreProvider> PROVIDERS = new ProviderRegistry<>(
       StoreProvider.class, "store scheme", ProviderRegistry.lowercaseKey(32, "+.-"),
-      "use a lowercase URI scheme such as \"hdfs\" or \"s3a\"", p -> new ArrayList<>(p.schemes()));
+      "use a lowercase URI scheme such as \"hdfs\" or \"s3a\"", p -> new ArrayList<>(p.schemes()), Map.of());
 
   private Stores() {}
 

@@ -127,6 +127,58 @@ class BackendsTest {
     }
   }
 
+  @Test
+  void builtInBackendsAreFoundWithoutReadingServicesFiles() throws Exception {
+    // reading the services files opens every jar of the class path: a fresh program's first call
+    // must not pay that to find "processes"
+    ClassLoader original = Thread.currentThread().getContextClassLoader();
+    List<String> servicesRead = new java.util.concurrent.CopyOnWriteArrayList<>();
+    ClassLoader recording = new ClassLoader(original) {
+      @Override
+      public Enumeration<URL> getResources(String name) throws IOException {
+        servicesRead.add(name);
+        return super.getResources(name);
+      }
+    };
+    try {
+      Thread.currentThread().setContextClassLoader(recording);
+      for (String name : List.of("sequential", "threads", "processes")) {
+        try (Backend b = Backends.create(name, Map.of())) {
+          assertThat(b.getClass().getName()).containsIgnoringCase(name);
+        }
+      }
+      assertThat(servicesRead).isEmpty();
+      assertThat(Backends.available()).contains("sequential", "threads", "processes", "serializing");
+      assertThat(servicesRead).contains("META-INF/services/io.joblib4j.spi.BackendProvider");
+    } finally {
+      Thread.currentThread().setContextClassLoader(original);
+    }
+  }
+
+  @Test
+  void aJarClaimingABuiltInNameIsReportedWhenTheServicesFilesAreRead(@TempDir Path dir) throws Exception {
+    Path services = dir.resolve("META-INF/services/io.joblib4j.spi.BackendProvider");
+    Files.createDirectories(services.getParent());
+    Files.writeString(services, ClaimsThreads.class.getName() + "\n");
+    ClassLoader original = Thread.currentThread().getContextClassLoader();
+    try (URLClassLoader userJar = new URLClassLoader(new URL[] {dir.toUri().toURL()}, original)) {
+      Thread.currentThread().setContextClassLoader(userJar);
+      try (Backend b = Backends.create("threads", Map.of())) { // the built-in, never the jar's
+        assertThat(b).isNotInstanceOf(SerializingBackend.class);
+      }
+      assertThatThrownBy(Backends::available).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("\"threads\" is joblib4j's own").hasMessageContaining(ClaimsThreads.class.getName());
+    } finally {
+      Thread.currentThread().setContextClassLoader(original);
+    }
+  }
+
+  public static final class ClaimsThreads extends SerializingBackend.ProviderNamed {
+    public ClaimsThreads() {
+      super("threads");
+    }
+  }
+
   public static final class ContextOnlyProvider extends SerializingBackend.ProviderNamed {
     public ContextOnlyProvider() {
       super("context-only");
