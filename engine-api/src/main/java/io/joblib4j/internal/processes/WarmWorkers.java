@@ -21,11 +21,8 @@ import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.EnumSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -70,7 +67,7 @@ final class WarmWorkers {
   private static final Set<PosixFilePermission> OWNER_ONLY = EnumSet.of(PosixFilePermission.OWNER_READ,
       PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
   private static final Map<PoolKey, String> KEYS = new ConcurrentHashMap<>();
-  private static final Map<List<String>, byte[]> SAME_FOR_THE_JVM = new ConcurrentHashMap<>();
+  private static final Map<List<String>, String> SAME_FOR_THE_JVM = new ConcurrentHashMap<>();
   /** Sockets a thread of this JVM is adopting from, so that two of its workers never try the same. */
   private static final Set<Path> CLAIMED = ConcurrentHashMap.newKeySet();
   private static volatile Optional<Path> folder;
@@ -94,7 +91,7 @@ final class WarmWorkers {
         folder();
         java.nio.channels.SocketChannel.open(java.net.StandardProtocolFamily.UNIX).close();
         sameForTheJvm(WorkerClasspath.of(loader).entries());
-      } catch (IOException | NoSuchAlgorithmException | RuntimeException e) {
+      } catch (IOException | RuntimeException e) {
         // the adoption itself finds out and says so
       }
     }, "joblib4j-warm-workers");
@@ -202,20 +199,18 @@ final class WarmWorkers {
     LaunchSpec spec = pool.launch(); // a folder as given, not its content jar: the same key before and after
     try {
       // what is the same for every pool of this JVM and class path was digested once, on the
-      // prefetch thread: SHA-256 runs interpreted in a fresh JVM, some 4 ms per KiB of input
-      MessageDigest d = MessageDigest.getInstance("SHA-256");
-      d.update(sameForTheJvm(spec.classpath()));
-      update(d, spec.java());
-      update(d, Integer.toString(pool.threadBudget()));
-      update(d, Integer.toString(LaunchSpec.currentDepth() + 1));
+      // prefetch thread (the class path's manifests are read there)
+      SettingsDigest d = new SettingsDigest().add(sameForTheJvm(spec.classpath()));
+      d.add(spec.java()).add(Integer.toString(pool.threadBudget()))
+          .add(Integer.toString(LaunchSpec.currentDepth() + 1));
       for (String o : spec.jvmOptions()) {
-        update(d, o);
+        d.add(o);
       }
       // the workers' environment is this JVM's (in sameForTheJvm), the thread variables the budget
       // sets (the budget is above), and the backend's own variables
-      updateEnvironment(d, spec.env());
-      return "k-" + HexFormat.of().formatHex(d.digest(), 0, 12);
-    } catch (IOException | NoSuchAlgorithmException | IllegalArgumentException e) {
+      addEnvironment(d, spec.env());
+      return "k-" + d.hex();
+    } catch (IOException | IllegalArgumentException e) {
       LOG.get().debug("workers of this class path cannot be kept warm", e);
       return null;
     }
@@ -226,32 +221,30 @@ final class WarmWorkers {
    * folder, this JVM's environment (but joblib4j's own variables, which differ per worker), and what
    * identifies the class path's content. Once per class path and JVM.
    */
-  private static byte[] sameForTheJvm(List<String> classpath) throws IOException, NoSuchAlgorithmException {
+  private static String sameForTheJvm(List<String> classpath) throws IOException {
     synchronized (SAME_FOR_THE_JVM) { // one reading of the manifests: the prefetch's, or the first adopter's
-      byte[] digest = SAME_FOR_THE_JVM.get(classpath);
+      String digest = SAME_FOR_THE_JVM.get(classpath);
       if (digest == null) {
-        MessageDigest d = MessageDigest.getInstance("SHA-256");
-        update(d, "joblib4j warm worker 2");
-        update(d, System.getProperty("java.home"));
-        update(d, System.getProperty("java.vm.version"));
-        update(d, System.getProperty("user.dir"));
-        update(d, jars(classpath));
-        updateEnvironment(d, System.getenv());
-        digest = d.digest();
+        SettingsDigest d = new SettingsDigest().add("joblib4j warm worker 3")
+            .add(System.getProperty("java.home")).add(System.getProperty("java.vm.version"))
+            .add(System.getProperty("user.dir"));
+        addClasspath(d, classpath);
+        addEnvironment(d, System.getenv());
+        digest = d.hex();
         SAME_FOR_THE_JVM.put(classpath, digest);
       }
       return digest;
     }
   }
 
-  /** Digests {@code env} in name order, without joblib4j's own variables (which differ per worker). */
-  private static void updateEnvironment(MessageDigest d, Map<String, String> env) {
+  /** Adds {@code env} in name order, without joblib4j's own variables (which differ per worker). */
+  private static void addEnvironment(SettingsDigest d, Map<String, String> env) {
     Map<String, String> e = new TreeMap<>(env);
     e.remove(WorkerMain.TOKEN_VARIABLE);
     e.remove(WorkerMain.RESULTS_VARIABLE);
     e.remove(PARK_VARIABLE);
     WorkerCds.VARIABLES.forEach(e::remove);
-    e.forEach((name, value) -> update(d, name + "=" + value));
+    e.forEach((name, value) -> d.add(name + "=" + value));
   }
 
   /**
@@ -261,25 +254,17 @@ final class WarmWorkers {
    * WorkerPark}: it parks only if no file there changed since it started, and leaves at the first
    * change while parked).
    */
-  private static String jars(List<String> classpath) throws IOException {
-    StringBuilder b = new StringBuilder();
+  private static void addClasspath(SettingsDigest d, List<String> classpath) throws IOException {
     for (String entry : classpath) {
       Path p = Path.of(entry).toAbsolutePath().normalize();
       if (Files.isDirectory(p)) {
-        b.append(p).append(":folder\n");
+        d.add(p + ":folder");
         continue;
       }
       for (Path jar : WorkerCds.allJars(List.of(p.toString()))) {
-        b.append(jar).append(':').append(Files.size(jar)).append(':')
-            .append(Files.getLastModifiedTime(jar).toMillis()).append('\n');
+        d.addJar(jar);
       }
     }
-    return b.toString();
-  }
-
-  private static void update(MessageDigest d, String s) {
-    d.update(s.getBytes(StandardCharsets.UTF_8));
-    d.update((byte) 0);
   }
 
   /**

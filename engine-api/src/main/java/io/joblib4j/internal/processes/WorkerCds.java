@@ -11,14 +11,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -236,17 +233,16 @@ final class WorkerCds {
       }
     }
     try {
-      MessageDigest d = MessageDigest.getInstance("SHA-256");
-      update(d, System.getProperty("java.home"));
-      update(d, System.getProperty("java.vm.version"));
+      SettingsDigest d = new SettingsDigest().add(System.getProperty("java.home"))
+          .add(System.getProperty("java.vm.version"));
       for (String o : spec.jvmOptions()) {
-        update(d, o);
+        d.add(o);
       }
       for (Path jar : allJars(spec.classpath())) {
-        update(d, jar.toString() + ":" + Files.size(jar) + ":" + Files.getLastModifiedTime(jar).toMillis());
+        d.addJar(jar);
       }
-      return Optional.of("w-" + HexFormat.of().formatHex(d.digest(), 0, 12));
-    } catch (IOException | NoSuchAlgorithmException | IllegalArgumentException e) {
+      return Optional.of("w-" + d.hex());
+    } catch (IOException | IllegalArgumentException e) {
       return Optional.empty(); // a folder, or a missing entry, on the class path
     }
   }
@@ -297,11 +293,6 @@ final class WorkerCds {
       }
     }
     return dir;
-  }
-
-  private static void update(MessageDigest d, String s) {
-    d.update(s.getBytes(StandardCharsets.UTF_8));
-    d.update((byte) 0);
   }
 
   private static List<String> concat(List<String> a, List<String> b) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,7 +18,6 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -196,9 +196,20 @@ class WorkerCdsIT {
     if (!Files.isDirectory(tmp)) {
       return List.of();
     }
-    try (Stream<Path> s = Files.walk(tmp, 2)) {
-      return s.filter(f -> f.getParent().getFileName().toString().startsWith("joblib4j-cds-")).filter(matcher::matches).toList();
+    // names only, no attributes: a worker's temporary file may vanish between listing and looking
+    List<Path> found = new ArrayList<>();
+    try (DirectoryStream<Path> caches = Files.newDirectoryStream(tmp, "joblib4j-cds-*")) {
+      for (Path cache : caches) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(cache)) {
+          files.forEach(f -> {
+            if (matcher.matches(f)) {
+              found.add(f);
+            }
+          });
+        }
+      }
     }
+    return found;
   }
 
   private List<String> jarClasspath() throws IOException {
