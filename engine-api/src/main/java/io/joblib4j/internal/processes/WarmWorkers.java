@@ -12,17 +12,9 @@ import java.net.ConnectException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFileAttributes;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -64,8 +56,6 @@ final class WarmWorkers {
   static final String PARK_VARIABLE = "JOBLIB4J_WORKER_PARK";
   /** sun_path holds 108 bytes on Linux, 104 on macOS, with the terminating zero. */
   private static final int MAX_SOCKET_PATH = 100;
-  private static final Set<PosixFilePermission> OWNER_ONLY = EnumSet.of(PosixFilePermission.OWNER_READ,
-      PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE);
   private static final Map<PoolKey, String> KEYS = new ConcurrentHashMap<>();
   private static final Map<List<String>, String> SAME_FOR_THE_JVM = new ConcurrentHashMap<>();
   /** Sockets a thread of this JVM is adopting from, so that two of its workers never try the same. */
@@ -275,56 +265,17 @@ final class WarmWorkers {
   static Optional<Path> folder() {
     Optional<Path> f = folder;
     if (f == null) {
-      f = findFolder(Path.of(System.getProperty("java.io.tmpdir"),
-          "joblib4j-warm-" + System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9_.-]", "_")));
+      f = findFolder(OwnerOnlyFolder.inTemp("joblib4j-warm-"));
       folder = f;
     }
     return f;
   }
 
   static Optional<Path> findFolder(Path dir) {
-    if (!FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-      return Optional.empty();
+    if (!java.nio.file.FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+      return Optional.empty(); // no owner to check: nothing stops another user's program adopting
     }
-    try {
-      try {
-        Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-      } catch (FileAlreadyExistsException e) {
-        // made earlier, by this user or, if something is wrong, by another: checked below
-      }
-      PosixFileAttributes a = Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      UserPrincipal me = currentUser(dir.getParent());
-      if (!a.isDirectory() || !a.owner().equals(me) || !a.permissions().equals(OWNER_ONLY)) {
-        LOG.get().warn("workers are not kept warm: {} must be a folder of this user's that only this user may"
-            + " enter (rwx------); it is {} owned by {} with {}. Delete it, or set java.io.tmpdir elsewhere",
-            dir, a.isDirectory() ? "a folder" : "not a folder", a.owner(), PosixFilePermissions.toString(a.permissions()));
-        return Optional.empty();
-      }
-      return Optional.of(dir);
-    } catch (IOException | UnsupportedOperationException e) {
-      LOG.get().debug("workers are not kept warm: no folder for their sockets at {}", dir, e);
-      return Optional.empty();
-    }
-  }
-
-  /**
-   * This process's user: the owner of {@code /proc/self} where there is one (Linux), else the owner
-   * of a file made to ask. Not the file by default: making a temporary file seeds a {@code
-   * SecureRandom}, some 15 ms of a fresh program's CPU on the first call's path. (A process that
-   * made itself non-dumpable has {@code /proc/self} owned by root: its workers are then not kept
-   * warm, with the warning above, rather than trusted wrongly.)
-   */
-  private static UserPrincipal currentUser(Path scratch) throws IOException {
-    Path self = Path.of("/proc/self");
-    if (Files.isDirectory(self)) {
-      return Files.getOwner(self);
-    }
-    Path probe = Files.createTempFile(scratch, "joblib4j-warm-owner-", "");
-    try {
-      return Files.getOwner(probe);
-    } finally {
-      Files.deleteIfExists(probe);
-    }
+    return OwnerOnlyFolder.find(dir, "parked workers' sockets", "workers are not kept warm");
   }
 
   private static Optional<Path> socketFor(Path folder, String key, long pid) {

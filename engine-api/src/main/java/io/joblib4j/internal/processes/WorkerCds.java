@@ -6,11 +6,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -78,6 +76,8 @@ final class WorkerCds {
           archive.toString(), CdsRecorder.LOCK_VARIABLE, lock.toString()) : Map.of();
     }
   }
+
+  private static volatile Optional<Path> cacheDir;
 
   private WorkerCds() {}
 
@@ -278,22 +278,20 @@ final class WorkerCds {
     return jars;
   }
 
+  /**
+   * This user's folder of archives and class folders' jars, which workers start from: refused
+   * (no archive, folders as they are) unless only this user may enter it ({@link OwnerOnlyFolder}).
+   */
   private static Path cacheDir() throws IOException {
-    Path dir = Path.of(System.getProperty("java.io.tmpdir"),
-        "joblib4j-cds-" + System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9_.-]", "_"));
-    if (!Files.isDirectory(dir)) {
-      try {
-        if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-          Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        } else {
-          Files.createDirectory(dir);
-        }
-      } catch (FileAlreadyExistsException e) {
-        // made by another JVM meanwhile
-      }
+    Optional<Path> dir = cacheDir;
+    if (dir == null) {
+      dir = OwnerOnlyFolder.find(OwnerOnlyFolder.inTemp("joblib4j-cds-"),
+          "class-data-sharing archives and class folders' jars", "workers start without an archive");
+      cacheDir = dir;
     }
-    return dir;
+    return dir.orElseThrow(() -> new IOException("no folder of this user's alone for archives"));
   }
+
 
   private static List<String> concat(List<String> a, List<String> b) {
     List<String> all = new ArrayList<>(a);

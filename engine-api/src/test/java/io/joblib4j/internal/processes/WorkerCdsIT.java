@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
@@ -31,12 +32,13 @@ class WorkerCdsIT {
   void aShortProgramsOnlyCallLeavesTheArchiveAndLaterWorkersStartFromIt() throws Exception {
     List<String> cp = jarClasspath();
     Path cache = Files.createDirectories(dir.resolve("tmp").resolve("joblib4j-cds-"
-        + System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9_.-]", "_")));
+        + System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9_.-]", "_")),
+        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(OwnerOnlyFolder.OWNER_ONLY));
     Path stale = Files.writeString(cache.resolve("w-0123456789ab-1-1.tmp"), "half a recording");
     Files.setLastModifiedTime(stale, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
     // one call, then the JVM exits at once: the worker records once warm, not at its own exit
     assertThat(run(cp, "exit")).contains("-XX:+RecordDynamicDumpInfo").doesNotContain("[cds");
-    awaitArchive();
+    awaitArchive(() -> run(cp, "exit"));
     assertThat(stale).as("an old recording is swept").doesNotExist();
     String second = run(cp, "exit");
     assertThat(second).contains("-XX:SharedArchiveFile=" + archives().get(0)).doesNotContain("[cds");
@@ -45,6 +47,21 @@ class WorkerCdsIT {
       Thread.sleep(50); // the lock goes just after the archive
     }
     assertThat(leftovers()).as("no lock or recording left").isEmpty();
+  }
+
+  @Test
+  @Timeout(180)
+  void anArchiveFolderOtherUsersMayEnterIsNeitherWrittenNorRead() throws Exception {
+    // the folder's name is predictable: another local user could make it first and leave an archive
+    // or a class folder's jar there, which workers would then run as this user
+    Path cache = Files.createDirectories(dir.resolve("tmp").resolve("joblib4j-cds-"
+        + System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9_.-]", "_")));
+    Files.setPosixFilePermissions(cache, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+    List<String> cp = jarClasspath();
+    String out = run(cp, "exit");
+    assertThat(out).as(out).doesNotContain("RecordDynamicDumpInfo").doesNotContain("SharedArchiveFile");
+    Thread.sleep(1_000); // a recording worker would publish just after its parent exits
+    assertThat(cacheFiles("glob:**")).as("nothing written there").isEmpty();
   }
 
   @Test
@@ -67,7 +84,7 @@ class WorkerCdsIT {
     // digest took 5 s instead of 40 ms). The recording worker here exits with its compilers busy.
     List<String> cp = jarClasspath();
     assertThat(run(cp, "busy")).contains("-XX:+RecordDynamicDumpInfo");
-    awaitArchive();
+    awaitArchive(() -> run(cp, "busy"));
     String out = run(cp, "compiled");
     assertThat(out).contains("-XX:SharedArchiveFile=");
     assertThat(out).as(out).contains("COMPILED " + HotMethods.COUNT + " of " + HotMethods.COUNT);
@@ -95,7 +112,7 @@ class WorkerCdsIT {
     assertThat(classPath(first, "WORKER_OPTIONS")).contains(classes.toString());
     // workers started once the folder is jarred (in the background) run from the jar; one records the archive
     assertThat(classPath(first, "LATER_WORKER_OPTIONS")).contains("cp-").doesNotContain(classes.toString());
-    awaitArchive();
+    awaitArchive(() -> run(cp, "later"));
     String second = run(cp, "later");
     assertThat(classPath(second, "WORKER_OPTIONS")).contains(classes.toString());
     assertThat(line(second, "LATER_WORKER_OPTIONS")).contains("-XX:SharedArchiveFile=");
@@ -137,13 +154,29 @@ class WorkerCdsIT {
     assertThat(WorkerCds.key(spec(first))).as("jars can be archived").isPresent();
   }
 
-  private void awaitArchive() throws InterruptedException, IOException {
-    long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (archives().isEmpty() && System.nanoTime() < until) {
-      Thread.sleep(100); // the recording worker publishes it as it exits, after its parent is gone
+  /**
+   * Waits for the recording worker to publish the archive. A recording may give up (its JVM's JIT
+   * compilers did not fall quiet within 10 s, or a compilation was queued during the dump: seen in
+   * 2 of 9 runs on a busy machine, the program right after a build); the next program's worker then
+   * records, as in use, so {@code again} runs once more before the archive must be there.
+   */
+  private void awaitArchive(Callable<String> again) throws Exception {
+    if (!archiveWithin(Duration.ofSeconds(30))) {
+      System.err.println("WorkerCdsIT: no archive from the first program; a second one records");
+      again.call();
+      archiveWithin(Duration.ofSeconds(60));
     }
     assertThat(archives()).as("published by the recording worker itself").hasSize(1);
   }
+
+  private boolean archiveWithin(Duration d) throws InterruptedException, IOException {
+    long until = System.nanoTime() + d.toNanos();
+    while (archives().isEmpty() && System.nanoTime() < until) {
+      Thread.sleep(100); // the recording worker publishes it as it exits, after its parent is gone
+    }
+    return !archives().isEmpty();
+  }
+
 
   @Test
   void classPathsWithFoldersGetNoArchive() throws IOException {
