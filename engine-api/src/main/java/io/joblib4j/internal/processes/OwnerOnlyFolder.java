@@ -71,6 +71,24 @@ final class OwnerOnlyFolder {
   }
 
   /**
+   * Whether {@code dir} is a folder (not a link) that only this user may change, as this JVM's
+   * temporary folders are made: only such a folder may be deleted by a sweep. One another user can
+   * write to could have a subfolder swapped for a link mid-walk, and the walk would then delete
+   * this user's files through it. Without POSIX owners (Windows): whether it is a folder.
+   */
+  static boolean isOwnersOnly(Path dir) {
+    try {
+      if (!FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+        return Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS);
+      }
+      PosixFileAttributes a = Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      return a.isDirectory() && a.permissions().equals(OWNER_ONLY) && a.owner().equals(currentUser(dir.getParent()));
+    } catch (IOException | UnsupportedOperationException e) {
+      return false;
+    }
+  }
+
+  /**
    * This process's user: the owner of {@code /proc/self} where there is one (Linux), else the owner
    * of a file made to ask. Not the file by default: making a temporary file seeds a {@code
    * SecureRandom}, some 15 ms of a fresh program's CPU on the first call's path. (A process that

@@ -119,7 +119,11 @@ final class TempFolders {
     }
   }
 
-  /** Deletes the folders in {@code base} whose owning JVM is gone; returns how many. */
+  /**
+   * Deletes the folders in {@code base} whose owning JVM is gone; returns how many. Only folders
+   * this user alone may change ({@link OwnerOnlyFolder#isOwnersOnly}), as this JVM makes them: a
+   * name alone proves nothing in a folder every user may write to.
+   */
   static int sweep(Path base) {
     if (!Files.isDirectory(base)) {
       return 0;
@@ -131,7 +135,8 @@ final class TempFolders {
         p -> p.getFileName().toString().startsWith("joblib4j-"))) {
       for (Path p : entries) {
         Matcher m = OWNED.matcher(p.getFileName().toString());
-        if (m.matches() && Files.isDirectory(p) && !isRunning(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)))) {
+        if (m.matches() && !isRunning(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)))
+            && OwnerOnlyFolder.isOwnersOnly(p)) {
           LOG.get().debug("removing {}, left behind by a joblib4j JVM that is gone", p);
           deleteTree(p);
           removed++;

@@ -7,6 +7,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,9 +59,9 @@ class ParentDeathIT {
     long deadPid = p.pid();
     long started = p.toHandle().info().startInstant().map(java.time.Instant::toEpochMilli).orElse(1L);
     p.waitFor();
-    Path dead = Files.createDirectory(base.resolve("joblib4j-" + deadPid + "-" + started + "-call-x"));
+    Path dead = Files.createDirectory(base.resolve("joblib4j-" + deadPid + "-" + started + "-call-x"), OWNER_ONLY);
     Files.writeString(dead.resolve("a0.bin"), "left over");
-    Path recycled = Files.createDirectory(base.resolve("joblib4j-" + Workers.pid() + "-12345-call-y"));
+    Path recycled = Files.createDirectory(base.resolve("joblib4j-" + Workers.pid() + "-12345-call-y"), OWNER_ONLY);
     Path foreign = Files.createDirectory(base.resolve("someone-else"));
 
     assertThat(TempFolders.sweep(base)).isEqualTo(2);
@@ -69,4 +70,25 @@ class ParentDeathIT {
     assertThat(dead).doesNotExist();
     assertThat(recycled).as("same pid, other start time: a recycled pid").doesNotExist();
   }
+
+  @Test
+  void theSweepLeavesFoldersOthersMayChangeAndLinks(@org.junit.jupiter.api.io.TempDir Path base) throws Exception {
+    // a dead JVM's name proves nothing in a folder every user may write to: another user's folder
+    // of that name could have a subfolder swapped for a link to this user's files mid-walk
+    Path open = Files.createDirectory(base.resolve("joblib4j-1-1-call-open"),
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx")));
+    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx")); // past the umask
+    Files.writeString(open.resolve("a0.bin"), "not ours to judge");
+    Path precious = Files.createDirectory(base.resolve("precious"), OWNER_ONLY);
+    Files.writeString(precious.resolve("keep.txt"), "keep");
+    Path link = Files.createSymbolicLink(base.resolve("joblib4j-1-1-call-link"), precious);
+
+    assertThat(TempFolders.sweep(base)).isZero();
+    assertThat(open.resolve("a0.bin")).exists();
+    assertThat(link).exists();
+    assertThat(precious.resolve("keep.txt")).hasContent("keep");
+  }
+
+  private static final java.nio.file.attribute.FileAttribute<?> OWNER_ONLY =
+      PosixFilePermissions.asFileAttribute(OwnerOnlyFolder.OWNER_ONLY);
 }
