@@ -33,7 +33,9 @@ import org.apiguardian.api.API;
  *
  * <p>When the class path is all jars, workers start from a class-data-sharing archive of their
  * classes, recorded once per machine by the first worker that exits normally and kept in {@code
- * <java.io.tmpdir>/joblib4j-cds-<user>}: about a fifth less CPU to start. {@code
+ * <java.io.tmpdir>/joblib4j-cds-<user>} (used only if that folder is this user's alone, {@code
+ * rwx------}: another user's would be a way into this user's workers): about a fifth less CPU to
+ * start. {@code
  * -Djoblib4j.processes.cds=false} turns this off; a CDS option in {@code jvmOptions} does too.
  */
 @API(status = API.Status.MAINTAINED, since = "0.1")

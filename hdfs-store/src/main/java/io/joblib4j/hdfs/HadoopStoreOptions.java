@@ -28,7 +28,9 @@ public final class HadoopStoreOptions {
   /**
    * The folder of this machine's read-through cache of store files that are memory-mapped (shared
    * by every JVM of the user on the machine). Default: {@code $JOBLIB4J_LOCAL_CACHE}, else {@code
-   * <java.io.tmpdir>/joblib4j-<user>/store-cache}.
+   * <java.io.tmpdir>/joblib4j-<user>/store-cache}, where {@code joblib4j-<user>} must be a folder
+   * only this user may enter ({@code rwx------}, made so if absent): a mapped load fails with an
+   * error saying so otherwise.
    */
   public static final String LOCAL_CACHE_DIR = "localCacheDir";
 

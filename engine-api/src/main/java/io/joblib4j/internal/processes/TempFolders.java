@@ -1,6 +1,7 @@
 package io.joblib4j.internal.processes;
 
 import io.joblib4j.internal.LazyLogger;
+import io.joblib4j.spi.support.OwnerOnlyFolders;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
@@ -112,6 +113,25 @@ final class TempFolders {
     }
   }
 
+  /**
+   * {@code dir}, a folder of a fixed name that one program leaves for the next, if it is this user's
+   * alone ({@link OwnerOnlyFolders}; made so if absent); else empty, with a warning that starts with
+   * {@code without} (what is done without it) and says what is wrong and what to do.
+   */
+  static Optional<Path> ownersOnly(Path dir, String without) {
+    try {
+      Optional<String> problem = OwnerOnlyFolders.check(dir);
+      if (problem.isPresent()) {
+        LOG.get().warn("{}: {}", without, problem.get());
+        return Optional.empty();
+      }
+      return Optional.of(dir);
+    } catch (IOException | UnsupportedOperationException e) {
+      LOG.get().debug("{}: cannot make or read {}", without, dir, e);
+      return Optional.empty();
+    }
+  }
+
   /** Deletes, once per base folder and JVM, the folders of joblib4j JVMs that are not running. */
   static void sweepOnce(Path base) {
     if (SWEPT.add(base.toAbsolutePath().normalize())) {
@@ -121,7 +141,7 @@ final class TempFolders {
 
   /**
    * Deletes the folders in {@code base} whose owning JVM is gone; returns how many. Only folders
-   * this user alone may change ({@link OwnerOnlyFolder#isOwnersOnly}), as this JVM makes them: a
+   * this user alone may change ({@link OwnerOnlyFolders#isOwnersOnly}), as this JVM makes them: a
    * name alone proves nothing in a folder every user may write to.
    */
   static int sweep(Path base) {
@@ -136,7 +156,7 @@ final class TempFolders {
       for (Path p : entries) {
         Matcher m = OWNED.matcher(p.getFileName().toString());
         if (m.matches() && !isRunning(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)))
-            && OwnerOnlyFolder.isOwnersOnly(p)) {
+            && OwnerOnlyFolders.isOwnersOnly(p)) {
           LOG.get().debug("removing {}, left behind by a joblib4j JVM that is gone", p);
           deleteTree(p);
           removed++;

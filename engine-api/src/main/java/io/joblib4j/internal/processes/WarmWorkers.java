@@ -1,6 +1,7 @@
 package io.joblib4j.internal.processes;
 
 import io.joblib4j.internal.LazyLogger;
+import io.joblib4j.spi.support.OwnerOnlyFolders;
 import io.joblib4j.spi.worker.WorkerLink;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -265,7 +266,7 @@ final class WarmWorkers {
   static Optional<Path> folder() {
     Optional<Path> f = folder;
     if (f == null) {
-      f = findFolder(OwnerOnlyFolder.inTemp("joblib4j-warm-"));
+      f = findFolder(OwnerOnlyFolders.inTemp("joblib4j-warm-"));
       folder = f;
     }
     return f;
@@ -275,7 +276,7 @@ final class WarmWorkers {
     if (!java.nio.file.FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
       return Optional.empty(); // no owner to check: nothing stops another user's program adopting
     }
-    return OwnerOnlyFolder.find(dir, "parked workers' sockets", "workers are not kept warm");
+    return TempFolders.ownersOnly(dir, "workers are not kept warm");
   }
 
   private static Optional<Path> socketFor(Path folder, String key, long pid) {

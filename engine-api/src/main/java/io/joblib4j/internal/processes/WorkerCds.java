@@ -1,6 +1,7 @@
 package io.joblib4j.internal.processes;
 
 import io.joblib4j.internal.LazyLogger;
+import io.joblib4j.spi.support.OwnerOnlyFolders;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -36,8 +37,9 @@ import java.util.jar.Manifest;
  * archive for the next run. Later workers use it ({@code -XX:SharedArchiveFile}). A recording left
  * behind by a JVM that is gone is adopted by the next JVM once a trial start with {@code
  * -Xshare:on} proves it valid; temporary files older than a few minutes are swept. Archives live
- * in {@code <java.io.tmpdir>/joblib4j-cds-<user>}, keyed by the JDK, the class path (each jar's
- * size and time) and the JVM options.
+ * in {@code <java.io.tmpdir>/joblib4j-cds-<user>}, a folder this user alone may enter ({@link
+ * OwnerOnlyFolders}; refused otherwise, and workers start without an archive), keyed by the JDK, the
+ * class path (each jar's size and time) and the JVM options ({@link SettingsDigest}).
  *
  * <p>The JDK can only archive class paths of jar files, so folders on the class path (an IDE, a
  * test run from target/classes) reach workers as jars of their content ({@link #jarFolders}) once
@@ -280,13 +282,12 @@ final class WorkerCds {
 
   /**
    * This user's folder of archives and class folders' jars, which workers start from: refused
-   * (no archive, folders as they are) unless only this user may enter it ({@link OwnerOnlyFolder}).
+   * (no archive, folders as they are) unless only this user may enter it ({@link OwnerOnlyFolders}).
    */
   private static Path cacheDir() throws IOException {
     Optional<Path> dir = cacheDir;
     if (dir == null) {
-      dir = OwnerOnlyFolder.find(OwnerOnlyFolder.inTemp("joblib4j-cds-"),
-          "class-data-sharing archives and class folders' jars", "workers start without an archive");
+      dir = TempFolders.ownersOnly(OwnerOnlyFolders.inTemp("joblib4j-cds-"), "workers start without an archive");
       cacheDir = dir;
     }
     return dir.orElseThrow(() -> new IOException("no folder of this user's alone for archives"));

@@ -90,5 +90,5 @@ class ParentDeathIT {
   }
 
   private static final java.nio.file.attribute.FileAttribute<?> OWNER_ONLY =
-      PosixFilePermissions.asFileAttribute(OwnerOnlyFolder.OWNER_ONLY);
+      PosixFilePermissions.asFileAttribute(io.joblib4j.spi.support.OwnerOnlyFolders.OWNER_ONLY);
 }

@@ -33,7 +33,7 @@ class WorkerCdsIT {
     List<String> cp = jarClasspath();
     Path cache = Files.createDirectories(dir.resolve("tmp").resolve("joblib4j-cds-"
         + System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9_.-]", "_")),
-        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(OwnerOnlyFolder.OWNER_ONLY));
+        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(io.joblib4j.spi.support.OwnerOnlyFolders.OWNER_ONLY));
     Path stale = Files.writeString(cache.resolve("w-0123456789ab-1-1.tmp"), "half a recording");
     Files.setLastModifiedTime(stale, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
     // one call, then the JVM exits at once: the worker records once warm, not at its own exit

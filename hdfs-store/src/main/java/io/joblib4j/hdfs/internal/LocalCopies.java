@@ -1,7 +1,9 @@
 package io.joblib4j.hdfs.internal;
 
 import io.joblib4j.CorruptFileException;
+import io.joblib4j.hdfs.HadoopStoreOptions;
 import io.joblib4j.spi.support.CountingCrcOutputStream;
+import io.joblib4j.spi.support.OwnerOnlyFolders;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -23,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -55,10 +58,37 @@ final class LocalCopies {
 
   private final Path dir;
   private final long maxBytes;
+  private final Path ownersOnlyRoot;
+  private volatile boolean rootChecked;
 
   LocalCopies(Path dir, long maxBytes) {
+    this(dir, maxBytes, dir.toAbsolutePath().normalize().equals(StoreOptions.defaultInTemp())
+        ? StoreOptions.defaultInTemp().getParent() : null);
+  }
+
+  /**
+   * @param ownersOnlyRoot a folder of a predictable name in the shared temporary folder that holds
+   *     {@code dir} (the default's {@code joblib4j-<user>}), used only if it is this user's alone:
+   *     another local user could make it first and leave copies there for this user to map, or read
+   *     this user's; null for a folder the user chose
+   */
+  LocalCopies(Path dir, long maxBytes, Path ownersOnlyRoot) {
     this.dir = dir.toAbsolutePath().normalize();
     this.maxBytes = maxBytes;
+    this.ownersOnlyRoot = ownersOnlyRoot;
+  }
+
+  private void makeDir() throws IOException {
+    if (ownersOnlyRoot != null && !rootChecked) {
+      Optional<String> problem = OwnerOnlyFolders.check(ownersOnlyRoot);
+      if (problem.isPresent()) {
+        throw new IOException("joblib4j: this machine's copies of store files cannot be kept in " + dir + ": "
+            + problem.get() + "; or give the store option " + HadoopStoreOptions.LOCAL_CACHE_DIR
+            + " (or JOBLIB4J_LOCAL_CACHE) a folder of your own");
+      }
+      rootChecked = true;
+    }
+    Files.createDirectories(dir);
   }
 
   /** Opens the remote file's content. */
@@ -76,7 +106,7 @@ final class LocalCopies {
    * @param where the remote file, for error messages
    */
   Path get(String identity, String name, long size, String crc32c, String where, Source source) throws IOException {
-    Files.createDirectories(dir);
+    makeDir();
     Path copy = dir.resolve(hash(identity) + "-" + name.replaceAll("[^A-Za-z0-9._-]", "_"));
     Object lock = DOWNLOADING.computeIfAbsent(copy.toString(), k -> new Object());
     synchronized (lock) {

@@ -2,6 +2,7 @@ package io.joblib4j.hdfs.internal;
 
 import io.joblib4j.hdfs.HadoopStoreOptions;
 import io.joblib4j.spi.support.ByteSizes;
+import io.joblib4j.spi.support.OwnerOnlyFolders;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -98,7 +99,11 @@ record StoreOptions(CommitMode commit, Path localCacheDir, long localCacheBytes,
     if (env != null && !env.isBlank()) {
       return Path.of(env);
     }
-    String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
-    return Path.of(System.getProperty("java.io.tmpdir"), "joblib4j-" + user, "store-cache");
+    return defaultInTemp();
+  }
+
+  /** {@code <java.io.tmpdir>/joblib4j-<user>/store-cache}: its parent must be this user's alone ({@link LocalCopies}). */
+  static Path defaultInTemp() {
+    return OwnerOnlyFolders.inTemp("joblib4j-").resolve("store-cache").toAbsolutePath().normalize();
   }
 }

@@ -26,6 +26,28 @@ class LocalCopiesTest {
   }
 
   @Test
+  void theDefaultFoldersPredictableRootIsUsedOnlyIfItIsThisUsersAlone() throws Exception {
+    // <tmp>/joblib4j-<user> could be made first by another local user, who would then read this
+    // user's copies or leave copies of their own to be mapped
+    byte[] content = "mapped by this user".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    Path planted = Files.createDirectory(dir.resolve("joblib4j-planted"));
+    Files.setPosixFilePermissions(planted, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+    LocalCopies open = new LocalCopies(planted.resolve("store-cache"), 1 << 20, planted);
+    assertThatThrownBy(() -> open.get("hdfs://x/a", "a", content.length, crc(content), "hdfs://x/a",
+        () -> new ByteArrayInputStream(content)))
+        .isInstanceOf(java.io.IOException.class).hasMessageContaining("rwx------").hasMessageContaining("localCacheDir");
+    assertThat(planted.resolve("store-cache")).as("nothing written there").doesNotExist();
+
+    Path fresh = dir.resolve("joblib4j-fresh");
+    LocalCopies own = new LocalCopies(fresh.resolve("store-cache"), 1 << 20, fresh);
+    Path copy = own.get("hdfs://x/a", "a", content.length, crc(content), "hdfs://x/a",
+        () -> new ByteArrayInputStream(content));
+    assertThat(copy).hasBinaryContent(content);
+    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh)))
+        .isEqualTo("rwx------");
+  }
+
+  @Test
   void aFileIsDownloadedOnceAndServedFromDiskAfterwards() throws Exception {
     LocalCopies copies = new LocalCopies(dir, 1 << 20);
     byte[] data = new byte[10_000];
