@@ -36,7 +36,8 @@ import java.util.jar.Manifest;
  * program (a spark-submit driver, a command line tool) that makes one call and exits leaves an
  * archive for the next run. Later workers use it ({@code -XX:SharedArchiveFile}). A recording left
  * behind by a JVM that is gone is adopted by the next JVM once a trial start with {@code
- * -Xshare:on} proves it valid; temporary files older than a few minutes are swept. Archives live
+ * -Xshare:on} proves it valid; temporary files older than a few minutes are swept, and archives and
+ * class folders' jars older than a week but the newest few ({@link #sweep}). Archives live
  * in {@code <java.io.tmpdir>/joblib4j-cds-<user>}, a folder this user alone may enter ({@link
  * OwnerOnlyFolders}; refused otherwise, and workers start without an archive), keyed by the JDK, the
  * class path (each jar's size and time) and the JVM options ({@link SettingsDigest}).
@@ -50,6 +51,14 @@ final class WorkerCds {
   private static final LazyLogger LOG = LazyLogger.of(WorkerCds.class);
   private static final List<String> QUIET = List.of("-Xlog:cds=off", "-Xlog:cds+dynamic=off");
   private static final Duration STALE = Duration.ofMinutes(10);
+  /** Archives and class folders' jars kept whatever their age: the newest of each kind. */
+  static final int KEEP_NEWEST = 8;
+  /**
+   * Older ones go once this old, counted from when they were made: every new jar build and every
+   * recompiled class folder makes new ones, and nothing else would ever delete the old. (Use cannot
+   * be marked on them: the JDK checks a jar's time before it trusts an archive of it.)
+   */
+  static final Duration KEEP_UNTIL = Duration.ofDays(7);
   private static final Map<LaunchSpec, Optional<String>> KEYS = new ConcurrentHashMap<>();
   private static final Set<String> ADOPTING = ConcurrentHashMap.newKeySet();
   /** The recording worker's environment: where to dump, where to publish, which lock to drop. */
@@ -129,21 +138,48 @@ final class WorkerCds {
     }
   }
 
-  /** Deletes, once per JVM, temporary recordings older than any recording takes. */
+  /** {@link #sweep}, once per JVM. */
   private static void sweepOnce(Path dir) {
-    if (swept) {
-      return;
+    if (!swept) {
+      swept = true;
+      sweep(dir, System.currentTimeMillis());
     }
-    swept = true;
-    try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "w-*.tmp")) {
-      long before = System.currentTimeMillis() - STALE.toMillis();
+  }
+
+  /**
+   * Deletes what no worker will start from: temporary recordings and jars older than any takes to
+   * make ({@link #STALE}), and archives and class folders' jars older than {@link #KEEP_UNTIL} but
+   * the {@link #KEEP_NEWEST} newest of each kind (the one a running program uses is among those;
+   * one deleted all the same is made again, as a folder that changed would be).
+   */
+  static void sweep(Path dir, long nowMillis) {
+    deleteOlder(dir, "w-*.tmp", nowMillis - STALE.toMillis(), 0);
+    deleteOlder(dir, "cp-*.jar.tmp", nowMillis - STALE.toMillis(), 0);
+    deleteOlder(dir, "w-*.jsa", nowMillis - KEEP_UNTIL.toMillis(), KEEP_NEWEST);
+    deleteOlder(dir, "cp-*.jar", nowMillis - KEEP_UNTIL.toMillis(), KEEP_NEWEST);
+  }
+
+  /** Deletes the files of {@code glob} in {@code dir} last modified before {@code beforeMillis}, but the {@code keep} newest. */
+  private static void deleteOlder(Path dir, String glob, long beforeMillis, int keep) {
+    Map<Path, Long> made = new java.util.HashMap<>();
+    try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, glob)) {
       for (Path p : s) {
-        if (Files.getLastModifiedTime(p).toMillis() < before) {
-          deleteQuietly(p);
+        try {
+          made.put(p, Files.getLastModifiedTime(p).toMillis());
+        } catch (IOException e) {
+          // deleted meanwhile
         }
       }
     } catch (IOException e) {
       LOG.get().debug("cannot sweep {}", dir, e);
+      return;
+    }
+    List<Path> newestFirst = new ArrayList<>(made.keySet());
+    newestFirst.sort(java.util.Comparator.comparing(made::get, java.util.Comparator.reverseOrder()));
+    for (int i = keep; i < newestFirst.size(); i++) {
+      if (made.get(newestFirst.get(i)) < beforeMillis) {
+        deleteQuietly(newestFirst.get(i));
+      }
     }
   }
 
