@@ -88,12 +88,8 @@ class BackendsTest {
 
   @Test
   void providersAreFoundThroughTheThreadContextClassLoader(@TempDir Path dir) throws Exception {
-    // a class loader that adds a services file naming a provider, as a Spark user jar would
-    Path services = dir.resolve("META-INF/services/io.joblib4j.spi.BackendProvider");
-    Files.createDirectories(services.getParent());
-    Files.writeString(services, ContextOnlyProvider.class.getName() + "\n");
     ClassLoader original = Thread.currentThread().getContextClassLoader();
-    try (URLClassLoader userJar = new URLClassLoader(new URL[] {dir.toUri().toURL()}, original)) {
+    try (URLClassLoader userJar = userJarListing(dir, ContextOnlyProvider.class)) {
       assertThat(Backends.available()).doesNotContain("context-only");
       Thread.currentThread().setContextClassLoader(userJar);
       assertThat(Backends.available()).contains("context-only");
@@ -157,11 +153,8 @@ class BackendsTest {
 
   @Test
   void aJarClaimingABuiltInNameIsReportedWhenTheServicesFilesAreRead(@TempDir Path dir) throws Exception {
-    Path services = dir.resolve("META-INF/services/io.joblib4j.spi.BackendProvider");
-    Files.createDirectories(services.getParent());
-    Files.writeString(services, ClaimsThreads.class.getName() + "\n");
     ClassLoader original = Thread.currentThread().getContextClassLoader();
-    try (URLClassLoader userJar = new URLClassLoader(new URL[] {dir.toUri().toURL()}, original)) {
+    try (URLClassLoader userJar = userJarListing(dir, ClaimsThreads.class)) {
       Thread.currentThread().setContextClassLoader(userJar);
       try (Backend b = Backends.create("threads", Map.of())) { // the built-in, never the jar's
         assertThat(b).isNotInstanceOf(SerializingBackend.class);
@@ -171,6 +164,14 @@ class BackendsTest {
     } finally {
       Thread.currentThread().setContextClassLoader(original);
     }
+  }
+
+  /** A class loader whose services file names {@code provider}, as a Spark user jar's would. */
+  private static URLClassLoader userJarListing(Path dir, Class<?> provider) throws IOException {
+    Path services = dir.resolve("META-INF/services/io.joblib4j.spi.BackendProvider");
+    Files.createDirectories(services.getParent());
+    Files.writeString(services, provider.getName() + "\n");
+    return new URLClassLoader(new URL[] {dir.toUri().toURL()}, Thread.currentThread().getContextClassLoader());
   }
 
   public static final class ClaimsThreads extends SerializingBackend.ProviderNamed {
