@@ -19,6 +19,8 @@ public final class TestSpark {
           // Delta tables as inputs (DeltaInputTest); the stage cache itself never links Delta
           .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
           .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+          // a table's snapshot in 2 partitions, not Delta's 50: these tables have a few small commits
+          .config("spark.databricks.delta.snapshotPartitions", "2")
           .getOrCreate();
     }
     return session;
