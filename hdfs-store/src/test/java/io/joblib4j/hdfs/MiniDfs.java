@@ -1,5 +1,6 @@
 package io.joblib4j.hdfs;
 
+import io.joblib4j.hdfs.internal.Configurations;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -39,15 +40,9 @@ public final class MiniDfs {
       // a restarted DataNode registers at once, and a dead one is noticed within seconds
       c.setInt("dfs.heartbeat.interval", 1);
       c.setInt("dfs.namenode.heartbeat.recheck-interval", 2_000);
-      // the DataNodes' own HDFS clients (WebHDFS writes go through them) ask the NameNode again
-      // 20 ms after a close it could not complete yet, 9 times, as the store's client does
-      // (Configurations.QUICK_CLOSE), not after Hadoop's 400 ms: 100 entries published over WebHDFS
-      // took 82 s instead of 12
-      String[] firstWaitFrom = conf.getPropertySources("dfs.client.block.write.locateFollowingBlock.initial.delay.ms");
-      if (firstWaitFrom == null || java.util.Arrays.stream(firstWaitFrom).allMatch(s -> s.endsWith("-default.xml"))) {
-        c.setInt("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", 20);
-        c.setInt("dfs.client.block.write.locateFollowingBlock.retries", 9);
-      }
+      // the DataNodes' own HDFS clients (WebHDFS writes go through them) close files as the store's
+      // client does, not after Hadoop's 400 ms: 100 entries published over WebHDFS took 82 s, not 12
+      Configurations.applyQuickClose(conf, c);
       MiniDFSCluster cluster = new MiniDFSCluster.Builder(c, new File(base.toString())).numDataNodes(dataNodes).build();
       cluster.waitActive();
       return cluster;

@@ -62,11 +62,7 @@ public final class Configurations {
         conf.set(key, value, "joblib4j hdfs-store (fail fast when the file system is down)");
       }
     });
-    QUICK_CLOSE.forEach((key, value) -> {
-      if (!setByUser(base, key)) {
-        conf.set(key, value, "joblib4j hdfs-store (close small files without Hadoop's 400 ms first wait)");
-      }
-    });
+    applyQuickClose(base, conf);
     overrides.forEach((key, value) -> conf.set(key, value, "joblib4j store option hadoop." + key));
     // whatever the user or a library set: a store never follows a link (HDFS creates none unless its
     // NameNode enables them, and a client resolves none unless its JVM enables them; this holds either way)
@@ -75,6 +71,19 @@ public final class Configurations {
   }
 
   /** Whether a key comes from anything but Hadoop's own *-default.xml files. */
+  /**
+   * Sets {@link #QUICK_CLOSE} in {@code target} where {@code base} has no value of its own for the key
+   * (also used by the tests' MiniDFSClusters, whose DataNodes close WebHDFS writes with a client of
+   * their own).
+   */
+  public static void applyQuickClose(Configuration base, Configuration target) {
+    QUICK_CLOSE.forEach((key, value) -> {
+      if (!setByUser(base, key)) {
+        target.set(key, value, "joblib4j hdfs-store (close small files without Hadoop's 400 ms first wait)");
+      }
+    });
+  }
+
   private static boolean setByUser(Configuration conf, String key) {
     String[] sources = conf.getPropertySources(key);
     if (sources == null) {
