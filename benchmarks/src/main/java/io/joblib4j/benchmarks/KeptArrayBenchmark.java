@@ -26,7 +26,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <ul>
  *   <li>{@code sameArrayAgain}: the same array, unchanged: its kept file is reused after a content
- *       digest, and each worker's copy, refreshed from the file when the previous call ended.
+ *       digest, and each worker's copy as it is (the tasks' code was proven not to store into a
+ *       {@code double[]}; a task that may have is followed by a refresh of the copy from the file).
  *   <li>{@code sameArrayAgainWholeSums}: the same, each task summing the whole array.
  *   <li>{@code changedArray}: one element changed before each call: written again and read again
  *       by each worker (what every call cost before files were kept).

@@ -1,9 +1,13 @@
 package io.joblib4j.internal.processes;
 
+import io.joblib4j.Delayed;
 import io.joblib4j.array.NDArray;
+import io.joblib4j.internal.code.ArrayWrites;
+import io.joblib4j.spi.Batch;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +26,8 @@ final class WorkerArrays {
   static final String KEPT_PREFIX = "kept:";
   /** Copies of the files the pool keeps, by scope, kept across calls until the parent releases them. */
   private static final Map<String, Copy> KEPT = new HashMap<>();
+  /** The kept copies each running call's tasks were handed here, by call id. */
+  private static final Map<String, List<Copy>> KEPT_BY_CALL = new HashMap<>();
 
   /**
    * Refreshes the copies of kept files between calls, one at a time, off the path of the next call;
@@ -37,13 +43,20 @@ final class WorkerArrays {
 
   /**
    * A copy of a kept file, the file's mappings it was read from (kept: their pages are mapped
-   * already, so a refresh is one memory copy), the last call that used it, and its refresh once
-   * that call ended.
+   * already, so a refresh is one memory copy), the last call that used it, whether a task may have
+   * written it since it was equal to the file, and its refresh once that call ended.
    */
   private static final class Copy {
     final Object array;
     final List<ByteBuffer> maps;
     String lastCall;
+    /** A task that may store into arrays of this kind was handed the copy since it was last equal to the file. */
+    boolean mayDiffer;
+    /**
+     * A task whose code was not proven was handed the copy: it may have kept it where code that runs
+     * later (a thread of its own) can write it, so the copy is refreshed before every call from now on.
+     */
+    boolean unproven;
     /** The copy made equal to the file again after {@link #lastCall} ended (no task holds it since), or null. */
     CompletableFuture<Void> refreshed;
 
@@ -78,18 +91,20 @@ final class WorkerArrays {
   /**
    * The copy of a kept file, read once and used again by later calls. The tasks of a call may
    * write into the copy they share (as with a call's own copy), so before another call uses it the
-   * copy is overwritten with the file's content again: exact whatever a task wrote, and about as
-   * fast as comparing would be. The refresh starts when the call that used the copy last ends
-   * ({@link #release}), in the background, so that the next call usually finds it done.
+   * copy is overwritten with the file's content again, exact whatever a task wrote, unless every
+   * task that held it was proven unable to store into arrays of its kind ({@link #beforeTasksRun}).
+   * The refresh starts when the call that used the copy last ends ({@link #release}), in the
+   * background, so that the next call usually finds it done.
    */
   private static Object kept(SharedArrayRef ref) throws IOException {
     Copy c = KEPT.get(ref.kept().scope());
     if (c != null && !c.lastCall.equals(ref.callId())) {
       if (c.refreshed != null) {
         c.refreshed.join();
-      } else {
+      } else if (c.mayDiffer || c.unproven) {
         SharedArrayFiles.copyInto(c.array, c.maps);
       }
+      c.mayDiffer = false;
     }
     if (c == null) {
       List<ByteBuffer> maps = SharedArrayFiles.map(Path.of(ref.file()), ref.elementType(), ref.length());
@@ -98,23 +113,57 @@ final class WorkerArrays {
     }
     c.lastCall = ref.callId();
     c.refreshed = null; // this call's tasks hold it now
+    List<Copy> handed = KEPT_BY_CALL.computeIfAbsent(ref.callId(), k -> new ArrayList<>());
+    if (!handed.contains(c)) {
+      handed.add(c);
+    }
     return c.array;
+  }
+
+  /**
+   * Before a batch's tasks run: the kept copies their call was handed here are marked as possibly
+   * written if a task's code may store into arrays of their kind, or was not proven at all ({@link
+   * ArrayWrites}). Called for every batch, after it was read and before any of its tasks runs.
+   */
+  static void beforeTasksRun(Batch batch) {
+    List<Copy> handed;
+    synchronized (WorkerArrays.class) {
+      handed = KEPT_BY_CALL.get(batch.callId());
+      if (handed == null) {
+        return;
+      }
+      handed = List.copyOf(handed);
+    }
+    int writes = 0;
+    for (Delayed<?> task : batch.tasks()) {
+      writes |= ArrayWrites.of(task.function()); // outside the lock: the first proof reads class files
+    }
+    synchronized (WorkerArrays.class) {
+      for (Copy c : handed) {
+        c.unproven |= writes == ArrayWrites.UNPROVEN;
+        c.mayDiffer |= ArrayWrites.mayWrite(writes, c.array.getClass().getComponentType());
+      }
+    }
   }
 
   /** Drops every call's arrays and every kept copy: the parent that named them parked this worker. */
   static synchronized void releaseAll() {
     BY_CALL.clear();
     KEPT.clear();
+    KEPT_BY_CALL.clear();
   }
 
   static synchronized void release(String scope) {
     if (scope.startsWith(KEPT_PREFIX)) {
-      KEPT.remove(scope);
+      Copy dropped = KEPT.remove(scope);
+      KEPT_BY_CALL.values().forEach(handed -> handed.remove(dropped));
       return;
     }
     BY_CALL.remove(scope);
+    KEPT_BY_CALL.remove(scope);
     for (Copy c : KEPT.values()) {
-      if (c.lastCall.equals(scope) && c.refreshed == null) {
+      if (c.lastCall.equals(scope) && c.refreshed == null && (c.mayDiffer || c.unproven)) {
+        c.mayDiffer = false; // equal to the file again once the refresh is done, which the next call waits for
         c.refreshed = CompletableFuture.runAsync(() -> SharedArrayFiles.copyInto(c.array, c.maps), Refresher.THREAD);
       }
     }

@@ -136,6 +136,7 @@ public final class WorkerMain {
         .wireFormat(ProcessesCall.WIRE_FORMAT)
         .resultReplacer(WorkerArrays::resultReplacement)
         .onRelease(WorkerArrays::release)
+        .beforeTasksRun(WorkerArrays::beforeTasksRun)
         .whileTasksRun(CdsRecorder.WHILE_TASKS_RUN)
         .onBatchDone(new java.util.function.IntConsumer() {
           @Override

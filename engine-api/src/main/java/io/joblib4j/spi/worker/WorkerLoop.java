@@ -52,6 +52,7 @@ public final class WorkerLoop {
   private final long maxResultBytes;
   private final String tooLargeAdvice;
   private final IntConsumer onBatchDone;
+  private final Consumer<Batch> beforeTasksRun;
   private final Lock whileTasksRun;
   private final BooleanSupplier stopAfterBatch;
   private final Path spillFolder;
@@ -72,6 +73,7 @@ public final class WorkerLoop {
     this.maxResultBytes = b.maxResultBytes;
     this.tooLargeAdvice = b.tooLargeAdvice;
     this.onBatchDone = b.onBatchDone;
+    this.beforeTasksRun = b.beforeTasksRun;
     this.whileTasksRun = b.whileTasksRun;
     this.stopAfterBatch = b.stopAfterBatch;
     this.spillFolder = b.spillFolder;
@@ -295,6 +297,13 @@ public final class WorkerLoop {
           Diagnosis.className(why), "", why);
       return;
     }
+    try {
+      beforeTasksRun.accept(batch);
+    } catch (RuntimeException | LinkageError t) {
+      sendFailed(job, FailureKind.BATCH_UNREADABLE, -1, "the worker could not prepare the batch: " + t,
+          t.getClass().getName(), "", t);
+      return;
+    }
     BatchOutcome outcome;
     // taken before the parent hears "started": its timeout clock never counts a wait for the lock
     whileTasksRun.lock();
@@ -504,6 +513,7 @@ public final class WorkerLoop {
     private long maxResultBytes;
     private String tooLargeAdvice = "";
     private IntConsumer onBatchDone = n -> {};
+    private Consumer<Batch> beforeTasksRun = batch -> {};
     private Lock whileTasksRun = new ReentrantLock(); // uncontended unless someone else takes it
     private BooleanSupplier stopAfterBatch = () -> false;
     private Path spillFolder;
@@ -584,6 +594,18 @@ public final class WorkerLoop {
      */
     public Builder onBatchDone(IntConsumer onBatchDone) {
       this.onBatchDone = Objects.requireNonNull(onBatchDone, "onBatchDone");
+      return this;
+    }
+
+    /**
+     * Told each batch once it was read, before any of its tasks runs (e.g. to learn what the tasks'
+     * code may do to the arguments the worker keeps across calls).
+     *
+     * @param beforeTasksRun told each batch before it runs
+     * @return this builder
+     */
+    public Builder beforeTasksRun(Consumer<Batch> beforeTasksRun) {
+      this.beforeTasksRun = Objects.requireNonNull(beforeTasksRun, "beforeTasksRun");
       return this;
     }
 

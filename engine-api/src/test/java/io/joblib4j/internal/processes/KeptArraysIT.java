@@ -65,6 +65,31 @@ class KeptArraysIT {
     }
   }
 
+  @Test
+  void aCopyWrittenWhereTheProofCannotFollowIsNotServedToTheNextCall() {
+    double[] a = new double[N];
+    Filler filler = new Filler();
+    try (ProcessesBackend b = Workers.backend(Map.of("reuse", false));
+         Parallel p = Parallel.builder().backend(b).nJobs(1).build()) {
+      assertThat(p.<Double>run(List.of(delayed(x -> {
+        Arrays.fill(x, 5); // inside the JDK
+        return x[0];
+      }, a)))).containsExactly(5.0);
+      assertThat(p.<Double>run(List.of(delayed(x -> x[0] + x[N - 1], a)))).containsExactly(0.0);
+      assertThat(p.<Double>run(List.of(delayed(x -> filler.fill(x), a)))).as("through a method a subclass could override")
+          .containsExactly(3.0);
+      assertThat(p.<Double>run(List.of(delayed(x -> x[0] + x[N - 1], a)))).containsExactly(0.0);
+    }
+  }
+
+  /** Not final: which {@code fill} runs is decided at run time. */
+  static class Filler implements java.io.Serializable {
+    double fill(double[] x) {
+      Arrays.fill(x, 3);
+      return x[0];
+    }
+  }
+
   /** Four tasks each summing a quarter of {@code a}. */
   private static List<Double> sums(Parallel p, double[] a) {
     return p.run(IntStream.range(0, 4).mapToObj(q -> delayed(x -> {
