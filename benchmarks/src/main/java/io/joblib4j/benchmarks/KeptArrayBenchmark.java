@@ -29,6 +29,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       digest, and each worker's copy as it is (the tasks' code was proven not to store into a
  *       {@code double[]}; a task that may have is followed by a refresh of the copy from the file).
  *   <li>{@code sameArrayAgainWholeSums}: the same, each task summing the whole array.
+ *   <li>{@code sameArrayAgainNoSums}: the same 8 tasks returning a number without reading the
+ *       array: what a second call costs besides the sums (the parent's digest, dispatch, results).
  *   <li>{@code changedArray}: one element changed before each call: written again and read again
  *       by each worker (what every call cost before files were kept).
  *   <li>{@code sequentialEighths}: the baseline, the 8 sums in this JVM.
@@ -83,6 +85,11 @@ public class KeptArrayBenchmark {
   @Benchmark
   public List<Double> sameArrayAgainWholeSums() {
     return processes.run(IntStream.range(0, TASKS).mapToObj(t -> delayed(x -> sum(x, 0, x.length), data)));
+  }
+
+  @Benchmark
+  public List<Double> sameArrayAgainNoSums() {
+    return processes.run(IntStream.range(0, TASKS).mapToObj(t -> delayed(x -> (double) x.length + t, data)));
   }
 
   @Benchmark
