@@ -34,12 +34,14 @@ import org.objectweb.asm.Type;
  * of the user's is not followed); from its method, every method of the user's code it calls is read
  * (a call whose target is chosen at run time is followed only when there is one possible target: a
  * static, private or final method, or one of a final class); an array store of a primitive kind
- * adds that kind. Unproven are: storing a reference into an array or into a field of a type that
- * could lead to an array (the array could then be reached by code that is not read), {@code
- * invokedynamic} other than string concatenation of plain values, native and abstract methods, and
- * a call into the JDK that could reach an array: one taking a parameter other than a primitive, a
- * {@code String} or a boxed primitive, an instance method of a class that is not final (its
- * overrides are not read), or anything in reflection, method handles and {@code Unsafe}.
+ * adds that kind. Unproven are: storing a reference into an array, or into a field of any type but
+ * a {@code String} or a boxed primitive (an array could then be reached by code that is not read),
+ * {@code invokedynamic} other than string concatenation of plain values, native and abstract
+ * methods, and a call into the JDK that could reach an array: one taking a parameter other than a
+ * primitive, a {@code String} or a boxed primitive, an instance method of a class that is not final
+ * (its overrides are not read), or anything in reflection, method handles and {@code Unsafe}. A task
+ * ({@link #ofTask}) is proven only if its values are plain too: an object of the user's runs code
+ * of its own as it is deserialized and serialized.
  */
 public final class ArrayWrites {
   /** The function was not proven: it may store into an array of any kind, or let one escape. */
@@ -92,6 +94,44 @@ public final class ArrayWrites {
     }
     PROVEN.putIfAbsent(fn.getClass(), writes);
     return writes;
+  }
+
+  /**
+   * The kinds of primitive array a task can store into: {@link #of} its function, or {@link
+   * #UNPROVEN} unless every value it runs with (its arguments, and what its lambda captured) is a
+   * plain value. Any other object's class may run code of the user's that is not read here, as it is
+   * deserialized in the worker (a {@code readObject} that scales an array field in place), called by
+   * the JDK or serialized back as a result.
+   */
+  public static int ofTask(Object function, List<?> arguments) {
+    int writes = of(function);
+    if (writes == UNPROVEN) {
+      return UNPROVEN;
+    }
+    for (Object a : arguments) {
+      if (!plainValue(a)) {
+        return UNPROVEN;
+      }
+    }
+    Optional<SerializedLambda> form = Lambdas.serializedForm(unwrapOwn(function));
+    if (form.isEmpty()) {
+      return UNPROVEN;
+    }
+    for (int i = 0; i < form.get().getCapturedArgCount(); i++) {
+      if (!plainValue(form.get().getCapturedArg(i))) {
+        return UNPROVEN;
+      }
+    }
+    return writes;
+  }
+
+  /** Null, a {@code String}, a boxed primitive or an array of primitives: no code of the user's, no other object. */
+  private static boolean plainValue(Object v) {
+    if (v == null) {
+      return true;
+    }
+    Class<?> c = v.getClass();
+    return c.isArray() ? c.getComponentType().isPrimitive() : PLAIN_REFERENCES.contains(Type.getDescriptor(c));
   }
 
   /** The bit of arrays of {@code componentType} (a primitive type), 0 for any other type. */

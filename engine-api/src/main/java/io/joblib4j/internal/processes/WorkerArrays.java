@@ -122,8 +122,9 @@ final class WorkerArrays {
 
   /**
    * Before a batch's tasks run: the kept copies their call was handed here are marked as possibly
-   * written if a task's code may store into arrays of their kind, or was not proven at all ({@link
-   * ArrayWrites}). Called for every batch, after it was read and before any of its tasks runs.
+   * written if a task's code may store into arrays of their kind, or was not proven at all, or the
+   * task runs with values other than plain ones ({@link ArrayWrites#ofTask}). Called for every
+   * batch, after it was read and before any of its tasks runs.
    */
   static void beforeTasksRun(Batch batch) {
     List<Copy> handed;
@@ -136,7 +137,7 @@ final class WorkerArrays {
     }
     int writes = 0;
     for (Delayed<?> task : batch.tasks()) {
-      writes |= ArrayWrites.of(task.function()); // outside the lock: the first proof reads class files
+      writes |= ArrayWrites.ofTask(task.function(), task.arguments()); // outside the lock: a first proof reads class files
     }
     synchronized (WorkerArrays.class) {
       for (Copy c : handed) {

@@ -169,6 +169,23 @@ class ArrayWritesTest {
   }
 
   @Test
+  void aTaskIsProvenOnlyWithPlainArgumentsAndCapturedValues() {
+    int from = 2;
+    double[] weights = {1, 2};
+    Fn1<double[], Double> plain = a -> sum(a, from, from + weights.length) * weights[0];
+    assertThat(ArrayWrites.ofTask(plain, java.util.List.of(new double[4]))).isZero();
+    assertThat(ArrayWrites.ofTask(plain, java.util.Arrays.asList(null, "s", 1L, 'c', true))).isZero();
+    assertThat(ArrayWrites.ofTask(plain, java.util.List.of(new Helper()))).as("an argument of the user's class")
+        .isEqualTo(ArrayWrites.UNPROVEN);
+    assertThat(ArrayWrites.ofTask(plain, java.util.List.of((Object) new double[][] {{1}}))).as("an array of arrays")
+        .isEqualTo(ArrayWrites.UNPROVEN);
+    java.util.List<Double> list = java.util.List.of(1.0);
+    Fn1<double[], Double> capturesAList = a -> a[0] + list.size();
+    assertThat(ArrayWrites.ofTask(capturesAList, java.util.List.of(new double[4]))).as("a captured object")
+        .isEqualTo(ArrayWrites.UNPROVEN);
+  }
+
+  @Test
   void aMethodReferenceIsFollowedToItsMethod() {
     Fn1<double[], Double> first = ArrayWritesTest::first;
     assertThat(ArrayWrites.of(first)).isZero();

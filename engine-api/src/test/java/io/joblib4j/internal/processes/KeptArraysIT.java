@@ -82,6 +82,31 @@ class KeptArraysIT {
     }
   }
 
+  @Test
+  void anArgumentWhoseDeserializationWritesTheArrayIsSeenFreshEachCall() {
+    Scaled s = new Scaled(new double[N]);
+    try (ProcessesBackend b = Workers.backend(Map.of("reuse", false));
+         Parallel p = Parallel.builder().backend(b).nJobs(1).build()) {
+      for (int call = 0; call < 3; call++) {
+        assertThat(p.<Double>run(List.of(delayed(x -> x.data[0], s)))).as("call %d", call).containsExactly(1.0);
+      }
+    }
+  }
+
+  /** Its {@code readObject} adds 1 to the first element of its array, in the worker, where no proof reads it. */
+  static final class Scaled implements java.io.Serializable {
+    final double[] data;
+
+    Scaled(double[] data) {
+      this.data = data;
+    }
+
+    private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
+      in.defaultReadObject();
+      data[0] += 1;
+    }
+  }
+
   /** Not final: which {@code fill} runs is decided at run time. */
   static class Filler implements java.io.Serializable {
     double fill(double[] x) {
