@@ -54,7 +54,8 @@ final class WorkerArrays {
     boolean mayDiffer;
     /**
      * A task whose code was not proven was handed the copy: it may have kept it where code that runs
-     * later (a thread of its own) can write it, so the copy is refreshed before every call from now on.
+     * later (a thread of its own) can write it, so the copy is refreshed after every call from now on
+     * (as every copy was before proofs), whatever the later calls' tasks.
      */
     boolean unproven;
     /** The copy made equal to the file again after {@link #lastCall} ended (no task holds it since), or null. */
