@@ -78,7 +78,10 @@ public final class ArrayWrites {
    * #kind}, or {@link #UNPROVEN}. Read once per function class.
    */
   public static int of(Object function) {
-    Object fn = unwrapOwn(function);
+    return ofUnwrapped(unwrapOwn(function));
+  }
+
+  private static int ofUnwrapped(Object fn) {
     if (fn == null) {
       return UNPROVEN;
     }
@@ -104,7 +107,8 @@ public final class ArrayWrites {
    * the JDK or serialized back as a result.
    */
   public static int ofTask(Object function, List<?> arguments) {
-    int writes = of(function);
+    Object fn = unwrapOwn(function);
+    int writes = ofUnwrapped(fn);
     if (writes == UNPROVEN) {
       return UNPROVEN;
     }
@@ -113,7 +117,7 @@ public final class ArrayWrites {
         return UNPROVEN;
       }
     }
-    Optional<SerializedLambda> form = Lambdas.serializedForm(unwrapOwn(function));
+    Optional<SerializedLambda> form = Lambdas.serializedForm(fn);
     if (form.isEmpty()) {
       return UNPROVEN;
     }

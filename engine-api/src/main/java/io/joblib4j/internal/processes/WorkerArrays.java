@@ -26,8 +26,6 @@ final class WorkerArrays {
   static final String KEPT_PREFIX = "kept:";
   /** Copies of the files the pool keeps, by scope, kept across calls until the parent releases them. */
   private static final Map<String, Copy> KEPT = new HashMap<>();
-  /** The kept copies each running call's tasks were handed here, by call id. */
-  private static final Map<String, List<Copy>> KEPT_BY_CALL = new HashMap<>();
 
   /**
    * Refreshes the copies of kept files between calls, one at a time, off the path of the next call;
@@ -114,27 +112,27 @@ final class WorkerArrays {
     }
     c.lastCall = ref.callId();
     c.refreshed = null; // this call's tasks hold it now
-    List<Copy> handed = KEPT_BY_CALL.computeIfAbsent(ref.callId(), k -> new ArrayList<>());
-    if (!handed.contains(c)) {
-      handed.add(c);
-    }
     return c.array;
   }
 
   /**
-   * Before a batch's tasks run: the kept copies their call was handed here are marked as possibly
-   * written if a task's code may store into arrays of their kind, or was not proven at all, or the
-   * task runs with values other than plain ones ({@link ArrayWrites#ofTask}). Called for every
-   * batch, after it was read and before any of its tasks runs.
+   * Before a batch's tasks run: the kept copies their call was handed here (those whose last call it
+   * is: a worker reads and runs one batch at a time) are marked as possibly written if a task's code
+   * may store into arrays of their kind, or was not proven at all, or the task runs with values
+   * other than plain ones ({@link ArrayWrites#ofTask}). Called for every batch, after it was read
+   * and before any of its tasks runs.
    */
   static void beforeTasksRun(Batch batch) {
-    List<Copy> handed;
+    List<Copy> handed = new ArrayList<>(); // a loop, not a stream: this runs in every worker's first batch
     synchronized (WorkerArrays.class) {
-      handed = KEPT_BY_CALL.get(batch.callId());
-      if (handed == null) {
-        return;
+      for (Copy c : KEPT.values()) {
+        if (c.lastCall.equals(batch.callId())) {
+          handed.add(c);
+        }
       }
-      handed = List.copyOf(handed);
+    }
+    if (handed.isEmpty()) {
+      return;
     }
     int writes = 0;
     for (Delayed<?> task : batch.tasks()) {
@@ -152,17 +150,14 @@ final class WorkerArrays {
   static synchronized void releaseAll() {
     BY_CALL.clear();
     KEPT.clear();
-    KEPT_BY_CALL.clear();
   }
 
   static synchronized void release(String scope) {
     if (scope.startsWith(KEPT_PREFIX)) {
-      Copy dropped = KEPT.remove(scope);
-      KEPT_BY_CALL.values().forEach(handed -> handed.remove(dropped));
+      KEPT.remove(scope);
       return;
     }
     BY_CALL.remove(scope);
-    KEPT_BY_CALL.remove(scope);
     for (Copy c : KEPT.values()) {
       if (c.lastCall.equals(scope) && c.refreshed == null && (c.mayDiffer || c.unproven)) {
         c.mayDiffer = false; // equal to the file again once the refresh is done, which the next call waits for
