@@ -79,7 +79,10 @@ class SparkChannelSecurityIT {
     // every worker that joined came through the tap; how many join is up to Spark's scheduling (in
     // one CI run only one did, and it served all 15 batches)
     assertThat(tap.connections()).as("the workers connected through the tap").isGreaterThanOrEqualTo(1);
-    assertThat(tap.sentToDriver()[5]).as("the opening says: sealed (joblib4j followed Spark's setting)").isEqualTo((byte) 1);
+    for (byte[] connection : tap.sentToDriverByConnection()) {
+      assertThat(connection[5]).as("each connection's opening says: sealed (joblib4j followed Spark's setting)")
+          .isEqualTo((byte) 1);
+    }
     assertThat(tap.sawText("PLAINTEXT-MARKER-")).as("no argument or result in the clear").isFalse();
     assertThat(tap.sawText("executor ")).as("nor the workers' HELLO").isFalse();
   }

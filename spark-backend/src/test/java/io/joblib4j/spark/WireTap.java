@@ -9,8 +9,9 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A TCP forwarder on loopback that records every byte it passes on, for tests that look at what
@@ -24,9 +25,9 @@ public final class WireTap implements AutoCloseable {
   public static final String DRIVER_HOST = "127.0.0.1";
 
   private final ServerSocket server;
-  private final ByteArrayOutputStream toDriver = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream toExecutors = new ByteArrayOutputStream();
-  private final AtomicInteger connections = new AtomicInteger();
+  /** One recording per connection: connections run at once, so one shared buffer would interleave them. */
+  private final CopyOnWriteArrayList<ByteArrayOutputStream> toDriver = new CopyOnWriteArrayList<>();
+  private final CopyOnWriteArrayList<ByteArrayOutputStream> toExecutors = new CopyOnWriteArrayList<>();
   private final CopyOnWriteArrayList<Socket> open = new CopyOnWriteArrayList<>();
 
   public WireTap() throws IOException {
@@ -49,21 +50,38 @@ public final class WireTap implements AutoCloseable {
   }
 
   public int connections() {
-    return connections.get();
+    return toDriver.size();
+  }
+
+  /** What executors sent the driver so far, one entry per connection, in the order they were accepted. */
+  public List<byte[]> sentToDriverByConnection() {
+    return snapshot(toDriver);
   }
 
   /** Everything executors sent the driver so far, all connections one after another. */
   public byte[] sentToDriver() {
-    synchronized (toDriver) {
-      return toDriver.toByteArray();
-    }
+    return concat(snapshot(toDriver));
   }
 
-  /** Everything the driver sent executors so far. */
+  /** Everything the driver sent executors so far, all connections one after another. */
   public byte[] sentToExecutors() {
-    synchronized (toExecutors) {
-      return toExecutors.toByteArray();
+    return concat(snapshot(toExecutors));
+  }
+
+  private static List<byte[]> snapshot(List<ByteArrayOutputStream> recordings) {
+    List<byte[]> copies = new ArrayList<>();
+    for (ByteArrayOutputStream r : recordings) {
+      synchronized (r) {
+        copies.add(r.toByteArray());
+      }
     }
+    return copies;
+  }
+
+  private static byte[] concat(List<byte[]> parts) {
+    ByteArrayOutputStream all = new ByteArrayOutputStream();
+    parts.forEach(all::writeBytes);
+    return all.toByteArray();
   }
 
   /** Whether {@code text}, as Java serialization writes a String (modified UTF-8 of ASCII), crossed in either direction. */
@@ -90,11 +108,14 @@ public final class WireTap implements AutoCloseable {
       try {
         Socket executor = server.accept();
         Socket driver = new Socket(DRIVER_HOST, port());
-        connections.incrementAndGet();
         open.add(executor);
         open.add(driver);
-        pump(executor, driver, toDriver);
-        pump(driver, executor, toExecutors);
+        ByteArrayOutputStream up = new ByteArrayOutputStream();
+        ByteArrayOutputStream down = new ByteArrayOutputStream();
+        toExecutors.add(down);
+        toDriver.add(up); // last: connections() counts a connection once both recordings exist
+        pump(executor, driver, up);
+        pump(driver, executor, down);
       } catch (IOException e) {
         return;
       }

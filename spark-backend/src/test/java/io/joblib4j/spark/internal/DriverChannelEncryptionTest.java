@@ -89,15 +89,18 @@ class DriverChannelEncryptionTest {
     WireTap tap = runTapped(Map.of("channel", "driver"));
     assertThat(tap.sawText(MARKER + "7")).as("an argument, in a batch").isTrue();
     assertThat(tap.sawText(MARKER + "7-RESULT")).as("a result, in an outcome").isTrue();
-    assertThat(ByteBuffer.wrap(tap.sentToDriver()).getInt()).isEqualTo(ChannelHandshake.MAGIC);
+    for (byte[] sent : tap.sentToDriverByConnection()) {
+      assertThat(ByteBuffer.wrap(sent).getInt()).isEqualTo(ChannelHandshake.MAGIC);
+    }
   }
 
   @Test
   void onASealedChannelNothingButTheHandshakeIsReadable() throws Exception {
     WireTap tap = runTapped(Map.of("channel", "driver", "driver.encryption", "always"));
-    byte[] sent = tap.sentToDriver();
-    assertThat(ByteBuffer.wrap(sent).getInt()).isEqualTo(ChannelHandshake.MAGIC);
-    assertThat(sent[5]).as("the opening says: sealed").isEqualTo((byte) 1);
+    for (byte[] sent : tap.sentToDriverByConnection()) {
+      assertThat(ByteBuffer.wrap(sent).getInt()).isEqualTo(ChannelHandshake.MAGIC);
+      assertThat(sent[5]).as("each connection's opening says: sealed").isEqualTo((byte) 1);
+    }
     assertThat(tap.sawText(MARKER)).as("no argument or result in the clear").isFalse();
     assertThat(tap.sawText("executor driver")).as("nor the worker's HELLO").isFalse();
     assertThat(tap.sentToExecutors().length).as("batches did travel").isGreaterThan(40 * MARKER.length());
