@@ -21,7 +21,7 @@ import net.openhft.hashing.LongTupleHashFunction;
  * from a key drawn per JVM, so that a collision cannot be prepared in advance from a known seed.
  *
  * <p>Why not xxHash3-128 over the whole array, as before: zero-allocation-hashing's hashes run at
- * 5.3–5.7 GB/s per thread on the machines this is measured on, this loop at about 7; the digest is
+ * 5.3–5.7 GB/s per thread on the machines this is measured on, this loop at 6–7; the digest is
  * most of a second call's time (BENCHMARKS.md). The digest is compared only within this JVM (never
  * stored), so it need not be a standard hash.
  */
