@@ -87,7 +87,9 @@ public final class WireTap implements AutoCloseable {
   /** Whether {@code text}, as Java serialization writes a String (modified UTF-8 of ASCII), crossed in either direction. */
   public boolean sawText(String text) {
     byte[] needle = text.getBytes(StandardCharsets.UTF_8);
-    return indexOf(sentToDriver(), needle) >= 0 || indexOf(sentToExecutors(), needle) >= 0;
+    List<byte[]> connections = snapshot(toDriver);
+    connections.addAll(snapshot(toExecutors));
+    return connections.stream().anyMatch(bytes -> indexOf(bytes, needle) >= 0); // not across two connections' seam
   }
 
   static int indexOf(byte[] hay, byte[] needle) {
