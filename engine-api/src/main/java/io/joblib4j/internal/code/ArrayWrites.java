@@ -7,8 +7,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.invoke.MethodHandleInfo;
 import java.lang.invoke.SerializedLambda;
+import java.lang.reflect.Modifier;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.WeakHashMap;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.Handle;
@@ -60,8 +63,9 @@ public final class ArrayWrites {
    * joblib4j's adapters of Scala functions. Not memoized functions: Memory runs the user's own
    * hashing and persistence strategies on the arguments, which are not read here.
    */
-  private static final java.util.regex.Pattern OWN_ADAPTERS = java.util.regex.Pattern.compile(
-      "io\\.joblib4j\\.scala\\.Scala(Fn[0-6]|Action)");
+  private static final Set<String> OWN_ADAPTERS = Set.of("io.joblib4j.scala.ScalaFn0", "io.joblib4j.scala.ScalaFn1",
+      "io.joblib4j.scala.ScalaFn2", "io.joblib4j.scala.ScalaFn3", "io.joblib4j.scala.ScalaFn4",
+      "io.joblib4j.scala.ScalaFn5", "io.joblib4j.scala.ScalaFn6", "io.joblib4j.scala.ScalaAction");
   /** JDK classes that are not final whose instance methods with plain parameters are still allowed. */
   private static final Set<String> OPEN_JDK_CLASSES = Set.of("java/io/PrintStream");
 
@@ -69,7 +73,7 @@ public final class ArrayWrites {
    * Proofs by function class: a lambda's class stands for one method whatever it captured, and any
    * other class is {@link #UNPROVEN} whatever the instance. Weak keys: a loader can still go.
    */
-  private static final Map<Class<?>, Integer> PROVEN = java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+  private static final Map<Class<?>, Integer> PROVEN = Collections.synchronizedMap(new WeakHashMap<>());
 
   private ArrayWrites() {}
 
@@ -171,7 +175,7 @@ public final class ArrayWrites {
   private static Object unwrapOwn(Object function) {
     Object fn = function;
     for (int i = 0; i < 16 && (fn instanceof FunctionAdapter || fn instanceof WrapsFunction); i++) {
-      if (!OWN_ADAPTERS.matcher(fn.getClass().getName()).matches()) {
+      if (!OWN_ADAPTERS.contains(fn.getClass().getName())) {
         return fn;
       }
       Object inner = Lambdas.unwrap(fn);
@@ -324,7 +328,7 @@ public final class ArrayWrites {
         // a constructor called by a subclass's runs with the user's object (and may call its overrides)
         case Opcodes.INVOKESPECIAL -> call.name().equals("<init>")
             && (!call.superInit() || name.equals(OBJECT));
-        default -> java.lang.reflect.Modifier.isFinal(owner.getModifiers()) || OPEN_JDK_CLASSES.contains(name);
+        default -> Modifier.isFinal(owner.getModifiers()) || OPEN_JDK_CLASSES.contains(name);
       };
     }
 
