@@ -3,6 +3,9 @@ package io.joblib4j.internal.parallel;
 import io.joblib4j.Delayed;
 import io.joblib4j.spi.Batch;
 import io.joblib4j.spi.BatchOutcome;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.io.Serial;
 import java.util.Collections;
 import java.util.List;
@@ -32,6 +35,21 @@ final class TaskBatch implements Batch {
     this.functionName = functionName;
     this.nestingLevel = nestingLevel;
     this.threadBudget = threadBudget;
+  }
+
+  /** Writes the fields besides the tasks, for {@link TaskBatchForm}. */
+  void writeFields(DataOutput out) throws IOException {
+    out.writeUTF(callId);
+    out.writeInt(index);
+    out.writeLong(firstTask);
+    out.writeUTF(functionName);
+    out.writeInt(nestingLevel);
+    out.writeInt(threadBudget);
+  }
+
+  /** The batch whose other fields {@link #writeFields} wrote, holding {@code tasks}. */
+  static TaskBatch readFields(DataInput in, List<Delayed<?>> tasks) throws IOException {
+    return new TaskBatch(in.readUTF(), in.readInt(), in.readLong(), tasks, in.readUTF(), in.readInt(), in.readInt());
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.joblib4j.internal.processes;
 
 import io.joblib4j.TaskSerializationException;
+import io.joblib4j.internal.parallel.TaskBatchForm;
 import io.joblib4j.spi.BackendCall;
 import io.joblib4j.spi.Batch;
 import io.joblib4j.spi.BatchListener;
@@ -36,6 +37,7 @@ final class ProcessesCall implements BackendCall {
     ClassVisibility visibility = classpath.visibility();
     this.codec = BatchCodec.builder()
         .wireFormat(WIRE_FORMAT)
+        .batchFields(TaskBatchForm.instance())
         .classLoader(loader)
         .refuseClasses(c -> visibility.canLoad(c) ? null : ClassVisibility.explain(c))
         .sharer(folder)

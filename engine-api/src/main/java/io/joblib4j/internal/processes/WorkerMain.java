@@ -1,5 +1,6 @@
 package io.joblib4j.internal.processes;
 
+import io.joblib4j.internal.parallel.TaskBatchForm;
 import io.joblib4j.spi.worker.WorkerLoop;
 import java.io.IOException;
 import java.io.InputStream;
@@ -134,6 +135,7 @@ public final class WorkerMain {
   private static WorkerLoop newLoop(String name, String results) {
     WorkerLoop.Builder builder = WorkerLoop.builder(name)
         .wireFormat(ProcessesCall.WIRE_FORMAT)
+        .batchFields(TaskBatchForm.instance())
         .resultReplacer(WorkerArrays::resultReplacement)
         .onRelease(WorkerArrays::release)
         .beforeTasksRun(WorkerArrays::beforeTasksRun)

@@ -44,6 +44,7 @@ public final class BatchCodec implements AutoCloseable {
   private final ArgumentSharer sharer;
   private final String destination;
   private final String classPathHint;
+  private final PlainBatches plainBatches;
 
   private BatchCodec(Builder b) {
     this.format = b.format;
@@ -52,6 +53,7 @@ public final class BatchCodec implements AutoCloseable {
     this.sharer = b.sharer;
     this.destination = b.destination;
     this.classPathHint = b.classPathHint;
+    this.plainBatches = b.fields != null && b.format == WireFormat.SAME_CLASS_FILES ? new PlainBatches(b.fields) : null;
   }
 
   /**
@@ -73,7 +75,9 @@ public final class BatchCodec implements AutoCloseable {
    */
   public byte[] encodeBatch(Batch batch) {
     try {
-      return encode(batch, batch.tasks(), sharer.prepare(batch));
+      ArgumentSharer.Replacer replacer = sharer.prepare(batch);
+      byte[] plain = plainBatches != null ? plainBatches.encode(batch, replacer, whyWorkerCannotLoad) : null;
+      return plain != null ? plain : encode(batch, batch.tasks(), replacer);
     } catch (IOException e) {
       throw diagnose(batch, e);
     }
@@ -131,6 +135,10 @@ public final class BatchCodec implements AutoCloseable {
    * @param listener the batch's listener
    */
   public void completed(byte[] results, Batch batch, String worker, BatchListener listener) {
+    if (format == WireFormat.SAME_CLASS_FILES && PlainResults.isPlain(results)) {
+      completedPlain(results, batch, worker, listener);
+      return;
+    }
     try {
       completed(WireInput.fromWorker(results, format, loader), results.length, batch, worker, listener, () -> { });
     } catch (IOException e) {
@@ -189,6 +197,20 @@ public final class BatchCodec implements AutoCloseable {
       return;
     }
     afterRead.run();
+    listener.completed(BatchOutcome.success(values, worker));
+  }
+
+  private static void completedPlain(byte[] results, Batch batch, String worker, BatchListener listener) {
+    Object[] values;
+    try {
+      values = PlainResults.decode(results);
+      if (values.length != batch.size()) {
+        throw new StreamCorruptedException(values.length + " results for " + batch.size() + " tasks");
+      }
+    } catch (IOException | RuntimeException e) {
+      unreadable(batch, worker, listener, e);
+      return;
+    }
     listener.completed(BatchOutcome.success(values, worker));
   }
 
@@ -300,8 +322,22 @@ public final class BatchCodec implements AutoCloseable {
     private ArgumentSharer sharer = ArgumentSharer.none();
     private String destination = "a worker JVM";
     private String classPathHint = "The worker's class path must hold the classes of the tasks";
+    private BatchFields fields;
 
     private Builder() {}
+
+    /**
+     * Writes batches of plain tasks that {@code fields} knows without Java serialization, when the
+     * format is {@link WireFormat#SAME_CLASS_FILES}; the workers' loops must be given the same. None
+     * by default: every batch goes by Java serialization.
+     *
+     * @param fields the fields of the backend's batches besides their tasks
+     * @return this builder
+     */
+    public Builder batchFields(BatchFields fields) {
+      this.fields = Objects.requireNonNull(fields, "fields");
+      return this;
+    }
 
     /**
      * {@link WireFormat#PORTABLE} by default.

@@ -86,7 +86,7 @@ final class CompactTasks implements Serializable {
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private static Delayed<?> delayed(Object fn, Object[] a) throws StreamCorruptedException {
+  static Delayed<?> delayed(Object fn, Object[] a) throws StreamCorruptedException {
     return switch (a.length) {
       case 0 -> Delayed.delayed((Fn0) fn);
       case 1 -> Delayed.delayed((Fn1) fn, a[0]);

@@ -1,8 +1,11 @@
 package io.joblib4j.spi.worker;
 
+import java.io.DataInput;
+import java.io.DataOutput;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.io.StreamCorruptedException;
 
 /**
  * Writes the values tasks are typically made of — boxed primitives and short strings — as a tag
@@ -25,7 +28,30 @@ final class TaggedValues {
 
   private TaggedValues() {}
 
+  /**
+   * Whether {@code v} is written as a tag and its raw value: null, a boxed primitive other than
+   * {@code Character}, {@code Short} or {@code Byte}, or a string of at most 21,845 chars.
+   */
+  static boolean isPlain(Object v) {
+    if (v == null) {
+      return true;
+    }
+    Class<?> c = v.getClass();
+    return c == Integer.class || c == Long.class || c == Double.class || c == Float.class || c == Boolean.class
+        || c == String.class && ((String) v).length() <= MAX_UTF_CHARS;
+  }
+
   static void write(ObjectOutputStream out, Object v) throws IOException {
+    if (isPlain(v)) {
+      writePlain(out, v);
+    } else {
+      out.writeByte(OBJECT);
+      out.writeObject(v);
+    }
+  }
+
+  /** Writes {@code v}, which {@link #isPlain} accepted. */
+  static void writePlain(DataOutput out, Object v) throws IOException {
     if (v == null) {
       out.writeByte(NULL);
     } else if (v.getClass() == Integer.class) {
@@ -42,17 +68,23 @@ final class TaggedValues {
       out.writeFloat((Float) v);
     } else if (v.getClass() == Boolean.class) {
       out.writeByte((Boolean) v ? TRUE : FALSE);
-    } else if (v.getClass() == String.class && ((String) v).length() <= MAX_UTF_CHARS) {
+    } else {
       out.writeByte(STRING);
       out.writeUTF((String) v);
-    } else {
-      out.writeByte(OBJECT);
-      out.writeObject(v);
     }
   }
 
   static Object read(ObjectInputStream in) throws IOException, ClassNotFoundException {
     byte tag = in.readByte();
+    return tag == OBJECT ? in.readObject() : readPlain(in, tag);
+  }
+
+  /** A value {@link #writePlain} wrote; anything else is refused. */
+  static Object readPlain(DataInput in) throws IOException {
+    return readPlain(in, in.readByte());
+  }
+
+  private static Object readPlain(DataInput in, byte tag) throws IOException {
     return switch (tag) {
       case NULL -> null;
       case INT -> in.readInt();
@@ -62,8 +94,7 @@ final class TaggedValues {
       case TRUE -> Boolean.TRUE;
       case FALSE -> Boolean.FALSE;
       case STRING -> in.readUTF();
-      case OBJECT -> in.readObject();
-      default -> throw new java.io.StreamCorruptedException("unknown value tag " + tag);
+      default -> throw new StreamCorruptedException("unknown value tag " + tag);
     };
   }
 }

@@ -48,6 +48,7 @@ public final class WorkerLoop {
   private final WireFormat format;
   private final ClassLoader loader;
   private final ArgumentSharer.Replacer results;
+  private final BatchFields fields;
   private final Consumer<String> onRelease;
   private final long maxResultBytes;
   private final String tooLargeAdvice;
@@ -79,6 +80,7 @@ public final class WorkerLoop {
     this.spillFolder = b.spillFolder;
     this.spillOver = b.spillOver;
     this.onPark = b.onPark;
+    this.fields = b.fields;
   }
 
   /**
@@ -286,16 +288,26 @@ public final class WorkerLoop {
       }
     }
     Batch batch;
-    WireInput reader = null;
-    try {
-      reader = new WireInput(batchBytes, format, classes);
-      batch = (Batch) reader.readObject();
-    } catch (Exception | LinkageError | StackOverflowError t) {
-      // a class not found is the reason, whatever Java serialization tripped over after it
-      Throwable why = reader != null && reader.missingClass() != null ? reader.missingClass() : t;
-      sendFailed(job, FailureKind.BATCH_UNREADABLE, reader == null ? -1 : reader.tasksRead(), why.toString(),
-          Diagnosis.className(why), "", why);
-      return;
+    if (format == WireFormat.SAME_CLASS_FILES && PlainBatches.isPlain(batchBytes)) {
+      PlainBatches.Reader reader = new PlainBatches.Reader(fields, classes);
+      try {
+        batch = reader.read(batchBytes);
+      } catch (Exception | LinkageError | StackOverflowError t) {
+        sendFailed(job, FailureKind.BATCH_UNREADABLE, reader.tasksRead(), t.toString(), Diagnosis.className(t), "", t);
+        return;
+      }
+    } else {
+      WireInput reader = null;
+      try {
+        reader = new WireInput(batchBytes, format, classes);
+        batch = (Batch) reader.readObject();
+      } catch (Exception | LinkageError | StackOverflowError t) {
+        // a class not found is the reason, whatever Java serialization tripped over after it
+        Throwable why = reader != null && reader.missingClass() != null ? reader.missingClass() : t;
+        sendFailed(job, FailureKind.BATCH_UNREADABLE, reader == null ? -1 : reader.tasksRead(), why.toString(),
+            Diagnosis.className(why), "", why);
+        return;
+      }
     }
     try {
       beforeTasksRun.accept(batch);
@@ -320,12 +332,24 @@ public final class WorkerLoop {
       return;
     }
     Object[] values = outcome.results();
+    // never more than the limit in memory: past it the rest is only counted, for the message
+    long limit = maxResultBytes > 0 ? Math.min(maxResultBytes, MAX_RESULT_BYTES) : MAX_RESULT_BYTES;
+    if (format == WireFormat.SAME_CLASS_FILES) {
+      byte[] plain;
+      try {
+        plain = PlainResults.encode(values, results, spillFolder != null ? Math.min(limit, spillOver) : limit);
+      } catch (Exception e) {
+        plain = null; // Java serialization writes them, and says what went wrong
+      }
+      if (plain != null) {
+        sendOutcome(job, plain);
+        return;
+      }
+    }
     if (spillFolder != null) {
       sendSpillable(job, values);
       return;
     }
-    // never more than the limit in memory: past it the rest is only counted, for the message
-    long limit = maxResultBytes > 0 ? Math.min(maxResultBytes, MAX_RESULT_BYTES) : MAX_RESULT_BYTES;
     CappedBytes serialized = new CappedBytes(limit);
     try (WireOutput w = new WireOutput(serialized, format, null, null, results)) {
       w.writeObject(new CompactValues(values));
@@ -510,6 +534,7 @@ public final class WorkerLoop {
     private ClassLoader loader;
     private ArgumentSharer.Replacer results = ArgumentSharer.Replacer.NONE;
     private Consumer<String> onRelease = callId -> {};
+    private BatchFields fields;
     private long maxResultBytes;
     private String tooLargeAdvice = "";
     private IntConsumer onBatchDone = n -> {};
@@ -535,6 +560,18 @@ public final class WorkerLoop {
      */
     public Builder wireFormat(WireFormat format) {
       this.format = Objects.requireNonNull(format, "format");
+      return this;
+    }
+
+    /**
+     * Reads the plain batches a parent's {@link BatchCodec} wrote with the same {@code fields}
+     * ({@link BatchCodec.Builder#batchFields}). Without it, a plain batch is refused as unreadable.
+     *
+     * @param fields the fields of the backend's batches besides their tasks
+     * @return this builder
+     */
+    public Builder batchFields(BatchFields fields) {
+      this.fields = Objects.requireNonNull(fields, "fields");
       return this;
     }
 

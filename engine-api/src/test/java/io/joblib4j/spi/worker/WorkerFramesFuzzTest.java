@@ -17,7 +17,8 @@ import java.util.List;
  * Jazzer fuzz target: the parent's read side of the worker protocol, fed what a peer sends. First
  * the HELLO, which anyone who can reach the parent's port may send before proving anything; then
  * the frames of a worker, whose OUTCOME and FAILED bodies go to {@link BatchCodec#completed} and
- * {@link BatchCodec#failed}. The property: the link fails only with an IOException, and the codec
+ * {@link BatchCodec#failed} of both wire formats (the processes backend's reads plain results
+ * without Java serialization). The property: the link fails only with an IOException, and the codec
  * reports what it cannot read to the listener instead of throwing; in particular no declared
  * length makes it allocate more than the bytes sent.
  *
@@ -40,6 +41,9 @@ class WorkerFramesFuzzTest {
   }
 
   private static final BatchCodec CODEC = BatchCodec.builder().build();
+  /** The processes backend's: plain results are read without Java serialization. */
+  private static final BatchCodec SAME_FILES_CODEC = BatchCodec.builder().wireFormat(WireFormat.SAME_CLASS_FILES)
+      .batchFields(io.joblib4j.internal.parallel.TaskBatchForm.instance()).build();
   private static final WorkerProtocolTest.TestBatch BATCH = new WorkerProtocolTest.TestBatch(new ArrayList<>());
 
   /** A socket over a byte array: all the link asks of it. */
@@ -111,11 +115,13 @@ class WorkerFramesFuzzTest {
         @Override
         public void outcome(long job, byte[] results) {
           CODEC.completed(results, BATCH, "fuzz", listener);
+          SAME_FILES_CODEC.completed(results, BATCH, "fuzz", listener);
         }
 
         @Override
         public void failed(long job, FailureReport report) {
           CODEC.failed(report, BATCH, "fuzz", listener);
+          SAME_FILES_CODEC.failed(report, BATCH, "fuzz", listener);
         }
       });
     } catch (IOException expected) {

@@ -8,6 +8,7 @@ import io.joblib4j.Delayed;
 import io.joblib4j.JoblibException;
 import io.joblib4j.TaskSerializationException;
 import io.joblib4j.fn.Action;
+import io.joblib4j.internal.parallel.TaskBatchForm;
 import io.joblib4j.spi.Batch;
 import io.joblib4j.spi.BatchListener;
 import io.joblib4j.spi.BatchOutcome;
@@ -218,6 +219,65 @@ class WorkerProtocolTest {
   }
 
   static final AtomicInteger INITIALIZED = new AtomicInteger();
+
+  @Test
+  void aCoreBatchOfPlainTasksCrossesAndItsResultsComeBackPlain() throws Exception {
+    BatchCodec codec = BatchCodec.builder().wireFormat(WireFormat.SAME_CLASS_FILES)
+        .batchFields(TaskBatchForm.instance()).build();
+    Batch batch = PlainBatchesTest.coreBatch(List.of(delayed(x -> x + 1, 41), delayed(() -> "two")));
+    List<Boolean> resultsPlain = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (WorkerLink link = startWorker(WorkerLoop.builder("test worker").wireFormat(WireFormat.SAME_CLASS_FILES)
+        .batchFields(TaskBatchForm.instance()))) {
+      Heard heard = new Heard(codec, batch);
+      readInBackground(link, recordingOutcomes(heard, resultsPlain));
+      byte[] bytes = codec.encodeBatch(batch);
+      assertThat(PlainBatches.isPlain(bytes)).isTrue();
+      link.sendBatch(1, null, bytes);
+      assertThat(heard.next()).isEqualTo("started 1");
+      assertThat(((BatchOutcome) heard.next()).results()).containsExactly(42, "two");
+      link.sendExit();
+    }
+    assertThat(resultsPlain).containsExactly(true);
+  }
+
+  @Test
+  void aWorkerGivenNoBatchFieldsRefusesAPlainBatchAsUnreadable() throws Exception {
+    BatchCodec codec = BatchCodec.builder().wireFormat(WireFormat.SAME_CLASS_FILES)
+        .batchFields(TaskBatchForm.instance()).build();
+    Batch batch = PlainBatchesTest.coreBatch(List.of(delayed(x -> x + 1, 41)));
+    try (WorkerLink link = startWorker(WorkerLoop.builder("test worker").wireFormat(WireFormat.SAME_CLASS_FILES))) {
+      Heard heard = new Heard(codec, batch);
+      readInBackground(link, heard);
+      link.sendBatch(1, null, codec.encodeBatch(batch));
+      assertThat(heard.next()).isInstanceOfSatisfying(TaskSerializationException.class,
+          e -> assertThat(e).hasMessageContaining("no BatchFields"));
+      link.sendExit();
+    }
+  }
+
+  /** {@code heard}'s events, noting whether each outcome's bytes were plain results. */
+  private static WorkerLink.Events recordingOutcomes(Heard heard, List<Boolean> plain) {
+    return new WorkerLink.Events() {
+      @Override
+      public void started(long job) {
+        heard.started(job);
+      }
+
+      @Override
+      public void progress(long job, int tasksDone) {}
+
+      @Override
+      public void outcome(long job, byte[] results) {
+        plain.add(PlainResults.isPlain(results));
+        heard.outcome(job, results);
+      }
+
+      @Override
+      public void failed(long job, FailureReport report) {
+        heard.failed(job, report);
+      }
+    };
+  }
 
   @Test
   void batchesRunAfterTheInitializerWhichRunsOncePerWorkerJvm() throws Exception {
