@@ -38,6 +38,8 @@ final class TempFolders {
   private static final long PID = ProcessHandle.current().pid();
   private static final long START = ProcessHandle.current().info().startInstant().map(Instant::toEpochMilli).orElse(0L);
   private static final Set<Path> SWEPT = ConcurrentHashMap.newKeySet();
+  private static final Set<Path> PENDING = ConcurrentHashMap.newKeySet();
+  private static volatile boolean pendingSwept;
 
   private TempFolders() {}
 
@@ -79,7 +81,7 @@ final class TempFolders {
 
   /** Creates a fresh folder owned by this JVM in {@code base}, readable by this user only. */
   static Path create(Path base, String what) {
-    sweepOnce(base);
+    sweepLater(base);
     try {
       Files.createDirectories(base);
       Path dir = base.resolve(ownPrefix() + what);
@@ -129,6 +131,28 @@ final class TempFolders {
     } catch (IOException | UnsupportedOperationException e) {
       LOG.get().debug("{}: cannot make or read {}", without, dir, e);
       return Optional.empty();
+    }
+  }
+
+  /**
+   * Has {@link #sweepPending} sweep {@code base}; sweeps it now if that has run. Why later: listing a
+   * temporary folder and asking after each entry's JVM costs a fresh JVM ~12 ms of CPU, which on two
+   * cores a short program's first call would pay; the backend sweeps what is pending a while after
+   * its first call starts, and at exit if sooner.
+   */
+  static void sweepLater(Path base) {
+    PENDING.add(base.toAbsolutePath().normalize());
+    if (pendingSwept) {
+      sweepPending();
+    }
+  }
+
+  /** Sweeps ({@link #sweepOnce}) every folder {@link #sweepLater} named; from now on they are swept at once. */
+  static void sweepPending() {
+    pendingSwept = true;
+    for (Path base : PENDING) {
+      PENDING.remove(base);
+      sweepOnce(base);
     }
   }
 

@@ -33,6 +33,11 @@ final class WorkerPools {
     return t;
   });
   private static final long REAP_PERIOD_MILLIS = 500;
+  /**
+   * How long after the first pool starts the leftovers of dead JVMs are swept (at exit if sooner);
+   * a property so that a test can make any program shorter than it.
+   */
+  private static final long SWEEP_DELAY_MILLIS = Long.getLong("joblib4j.processes.sweepDelayMillis", 2_000);
   private static volatile Path scratchDir;
   private static volatile Path resultsDir;
   private static boolean started;
@@ -133,12 +138,17 @@ final class WorkerPools {
     }
     started = true;
     TIMER.scheduleWithFixedDelay(WorkerPools::reap, REAP_PERIOD_MILLIS, REAP_PERIOD_MILLIS, TimeUnit.MILLISECONDS);
-    // what JVMs killed -9 left behind, swept off the path of the first call
-    TIMER.execute(() -> {
-      TempFolders.sweepOnce(TempFolders.baseFor(null));
-      TempFolders.sweepOnce(Path.of(System.getProperty("java.io.tmpdir")));
-    });
+    // what JVMs killed -9 left behind: swept a while after the first call starts, or at exit if
+    // sooner, off the path of a short program's first call (TempFolders.sweepLater)
+    TIMER.schedule(WorkerPools::sweepLeftovers, SWEEP_DELAY_MILLIS, TimeUnit.MILLISECONDS);
     Runtime.getRuntime().addShutdownHook(new Thread(WorkerPools::exiting, "joblib4j-processes-exit"));
+  }
+
+  /** Sweeps the default temporary folders and those this JVM made folders in; once each per JVM. */
+  private static void sweepLeftovers() {
+    TempFolders.sweepLater(TempFolders.baseFor(null));
+    TempFolders.sweepLater(Path.of(System.getProperty("java.io.tmpdir")));
+    TempFolders.sweepPending();
   }
 
   private static void reap() {
@@ -165,6 +175,7 @@ final class WorkerPools {
     CallFolder.closeAll();
     TempFolders.deleteTree(scratchDir);
     TempFolders.deleteTree(resultsDir);
+    sweepLeftovers(); // nothing if the timer swept already
   }
 
   /** Shuts every pool down and waits for the workers to exit; for tests. */

@@ -53,6 +53,24 @@ class ParentDeathIT {
   }
 
   @Test
+  @Timeout(90)
+  void aProgramShorterThanTheSweepDelaySweepsAtItsExit(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+    Process gone = new ProcessBuilder("true").start();
+    long started = gone.toHandle().info().startInstant().map(java.time.Instant::toEpochMilli).orElse(1L);
+    gone.waitFor();
+    Path dead = Files.createDirectory(tmp.resolve("joblib4j-" + gone.pid() + "-" + started + "-scratch"), OWNER_ONLY);
+    Files.writeString(dead.resolve("w-1.args"), "left over");
+
+    Process program = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Djava.io.tmpdir=" + tmp, "-Djoblib4j.processes.sweepDelayMillis=600000", "-cp", System.getProperty("java.class.path"), ShortCallMain.class.getName())
+        .redirectErrorStream(true).start();
+    String out = new String(program.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(program.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(out).contains("RESULT [42]");
+    assertThat(dead).as("swept by the program's exit, before the timer's turn").doesNotExist();
+  }
+
+  @Test
   void theSweepKeepsTheFoldersOfRunningJvms(@org.junit.jupiter.api.io.TempDir Path base) throws Exception {
     Path mine = TempFolders.create(base, "call-test");
     Process p = new ProcessBuilder("true").start();
