@@ -3,8 +3,6 @@ package io.joblib4j.spi.worker;
 import io.joblib4j.Delayed;
 import io.joblib4j.spi.Batch;
 import io.joblib4j.spi.support.SerializedLambdas;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -71,7 +69,7 @@ final class PlainBatches {
       return null;
     }
     List<Delayed<?>> tasks = batch.tasks();
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 16 * tasks.size());
+    PlainBytes.Out bytes = new PlainBytes.Out(64 + 16 * tasks.size());
     DataOutputStream out = new DataOutputStream(bytes);
     out.writeShort(MAGIC);
     out.writeByte(VERSION);
@@ -134,7 +132,7 @@ final class PlainBatches {
         || whyWorkerCannotLoad != null && whyWorkerCannotLoad.apply(capturing) != null) {
       return null;
     }
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+    PlainBytes.Out bytes = new PlainBytes.Out(256);
     DataOutputStream out = new DataOutputStream(bytes);
     out.writeUTF(capturing.getName());
     out.writeUTF(sl.getFunctionalInterfaceClass());
@@ -176,7 +174,7 @@ final class PlainBatches {
     }
 
     Batch read(byte[] bytes) throws IOException, ReflectiveOperationException {
-      DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
+      DataInputStream in = new DataInputStream(new PlainBytes.In(bytes));
       if (in.readUnsignedShort() != MAGIC || in.readUnsignedByte() != VERSION) {
         throw new StreamCorruptedException("not a plain batch of this version");
       }

@@ -1,7 +1,5 @@
 package io.joblib4j.spi.worker;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -43,7 +41,7 @@ final class PlainResults {
     if (bound > limit) {
       return null;
     }
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream((int) Math.min(bound, 1 << 16));
+    PlainBytes.Out bytes = new PlainBytes.Out((int) Math.min(bound, 1 << 16));
     DataOutputStream out = new DataOutputStream(bytes);
     out.writeShort(MAGIC);
     out.writeByte(VERSION);
@@ -56,7 +54,7 @@ final class PlainResults {
 
   /** The results {@link #encode} wrote. */
   static Object[] decode(byte[] bytes) throws IOException {
-    DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
+    DataInputStream in = new DataInputStream(new PlainBytes.In(bytes));
     if (in.readUnsignedShort() != MAGIC || in.readUnsignedByte() != VERSION) {
       throw new StreamCorruptedException("not plain results of this version");
     }
