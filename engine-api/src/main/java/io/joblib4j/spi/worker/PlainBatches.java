@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InvalidClassException;
 import java.io.InvalidObjectException;
 import java.io.StreamCorruptedException;
+import java.io.UTFDataFormatException;
 import java.lang.invoke.SerializedLambda;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -24,8 +25,9 @@ import java.util.function.Function;
  * lambda is written as the fields of its {@link SerializedLambda} and made again in the worker by
  * its class's {@code $deserializeLambda$}, as Java serialization would. Why: a fresh JVM's first
  * {@code ObjectOutputStream} and {@code ObjectInputStream} cost it tens of milliseconds of reflection
- * and generated accessors, most of a short program's first call. Any other batch is written by
- * Java serialization, as before; the first bytes tell the worker which it got.
+ * and generated accessors, most of a short program's first call. The batch's fields besides its
+ * tasks are written by the backend's {@link BatchFields}. Any other batch is written by Java
+ * serialization, as before; the first bytes tell the worker which it got.
  */
 final class PlainBatches {
   /** A batch's first bytes: no Java serialization stream starts so (those start 0xACED). */
@@ -68,6 +70,15 @@ final class PlainBatches {
     if (!fields.knows(batch)) {
       return null;
     }
+    try {
+      return write(batch, replacer, whyWorkerCannotLoad);
+    } catch (UTFDataFormatException e) {
+      return null; // a name too long for writeUTF: Java serialization has no such limit
+    }
+  }
+
+  private byte[] write(Batch batch, ArgumentSharer.Replacer replacer, Function<Class<?>, String> whyWorkerCannotLoad)
+      throws IOException {
     List<Delayed<?>> tasks = batch.tasks();
     PlainBytes.Out bytes = new PlainBytes.Out(64 + 16 * tasks.size());
     DataOutputStream out = new DataOutputStream(bytes);
@@ -96,11 +107,7 @@ final class PlainBatches {
         TaggedValues.writePlain(out, a);
       }
     }
-    try {
-      fields.write(batch, out);
-    } catch (java.io.UTFDataFormatException e) {
-      return null; // a name too long for writeUTF: Java serialization has no such limit
-    }
+    fields.write(batch, out);
     return bytes.toByteArray();
   }
 

@@ -113,6 +113,25 @@ class PlainBatchesTest {
       assertThat(PlainBatches.isPlain(bytes)).as(b.toString()).isFalse();
       assertThat(bytes[0]).as("Java serialization's magic").isEqualTo((byte) 0xAC);
     }
+    BatchFields tooLongForWriteUtf = new BatchFields() {
+      @Override
+      public boolean knows(Batch batch) {
+        return true;
+      }
+
+      @Override
+      public void write(Batch batch, java.io.DataOutput out) throws IOException {
+        throw new java.io.UTFDataFormatException("encoded string too long: 70000 bytes");
+      }
+
+      @Override
+      public Batch read(java.io.DataInput in, List<Delayed<?>> tasks) {
+        throw new AssertionError("never read");
+      }
+    };
+    byte[] longName = BatchCodec.builder().wireFormat(WireFormat.SAME_CLASS_FILES).batchFields(tooLongForWriteUtf)
+        .build().encodeBatch(new WorkerProtocolTest.TestBatch(new ArrayList<>(List.of(delayed(x -> x, 1)))));
+    assertThat(longName[0]).as("a name writeUTF cannot hold: Java serialization").isEqualTo((byte) 0xAC);
     Batch plain = coreBatch(List.of(delayed(x -> x, 1)));
     assertThat(PlainBatches.isPlain(BatchCodec.builder().wireFormat(WireFormat.SAME_CLASS_FILES).build()
         .encodeBatch(plain))).as("a codec given no batch fields").isFalse();
