@@ -20,7 +20,7 @@ import java.util.List;
  * under them for changes first, then checks that no file there was modified since this JVM
  * started; from then on, any change ends its wait. Workers on jars only need no guard.
  */
-final class FolderGuard implements AutoCloseable {
+final class FolderGuard {
   private final WatchService watch;
   private volatile boolean changed;
   private volatile Runnable onChange = () -> {};
@@ -106,7 +106,7 @@ final class FolderGuard implements AutoCloseable {
       changed = true;
       onChange.run();
     } catch (InterruptedException | java.nio.file.ClosedWatchServiceException e) {
-      // closed: adopted, or the wait is over
+      // the JVM is ending
     }
   }
 
@@ -120,12 +120,5 @@ final class FolderGuard implements AutoCloseable {
 
   boolean changed() {
     return changed;
-  }
-
-  @Override
-  public void close() {
-    if (watch != null) {
-      ChannelStreams.closeQuietly(watch);
-    }
   }
 }

@@ -14,7 +14,7 @@ import java.nio.file.Path;
  * listening (deleting the socket) before it answers, so that only one program adopts it. Nobody by
  * the deadline: the worker exits. Connections that say anything else are dropped. A worker whose
  * class path has folders parks only while their classes are the ones it started with ({@link
- * FolderGuard}).
+ * FolderGuard}, watching from its first park to its exit).
  */
 final class WorkerPark {
   private WorkerPark() {}
@@ -32,8 +32,8 @@ final class WorkerPark {
       return null; // a folder path too long for a socket: nobody could connect
     }
     Path socket = at.get();
-    FolderGuard guard = FolderGuard.start();
-    if (guard == null) {
+    FolderGuard guard = lifelongGuard();
+    if (guard == null || guard.changed()) {
       return null; // a class of this worker's folders changed since it started, or cannot be watched
     }
     ServerSocketChannel server;
@@ -43,7 +43,6 @@ final class WorkerPark {
       server.bind(UnixDomainSocketAddress.of(socket), 8);
     } catch (IOException | RuntimeException e) {
       System.err.println("joblib4j worker: cannot park at " + socket + ": " + e);
-      guard.close();
       return null;
     }
     Listening listening = new Listening(server, socket);
@@ -81,9 +80,28 @@ final class WorkerPark {
         }
       }
     } finally {
-      guard.close();
+      guard.onChange(NOTHING); // watching on: a change while adopted keeps it from parking again
       listening.close();
     }
+  }
+
+  private static final Runnable NOTHING = () -> { };
+  private static FolderGuard lifelong;
+  private static boolean lifelongStarted;
+
+  /**
+   * The guard of this worker's class path folders, started at its first park and kept for its life:
+   * parking again after each program walks no folder (on a class path of a few thousand files that
+   * walk took the next program's first call some of the two cores), and a change while a program
+   * had adopted the worker is seen all the same. Null if a class changed before the first park or
+   * the folders cannot be watched.
+   */
+  private static synchronized FolderGuard lifelongGuard() {
+    if (!lifelongStarted) {
+      lifelongStarted = true;
+      lifelong = FolderGuard.start();
+    }
+    return lifelong;
   }
 
   /**

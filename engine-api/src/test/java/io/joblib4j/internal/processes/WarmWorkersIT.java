@@ -77,6 +77,35 @@ class WarmWorkersIT {
   }
 
   @Test
+  void onAFolderClassPathAWorkerWhoseClassesChangedWhileAdoptedDoesNotParkAgain() throws Exception {
+    Path classes = dir.resolve("classes");
+    classpath = TestClassPaths.folderWith(classes, WarmParentMain.class);
+    List<Long> first = pids(run("A", 60, "m", 3000));
+    // the parked workers watch their folder from their first park on, not only while parked
+    Process b = start("B", 60, "m", 0, "2", "2", "2000");
+    StringBuilder out = new StringBuilder();
+    java.io.BufferedReader lines = new java.io.BufferedReader(
+        new java.io.InputStreamReader(b.getInputStream(), StandardCharsets.UTF_8));
+    for (String line; (line = lines.readLine()) != null; ) {
+      out.append(line).append('\n');
+      if (line.startsWith("TASK B")) {
+        Path main = classes.resolve(WarmParentMain.class.getName().replace('.', '/') + ".class");
+        Files.write(main, Files.readAllBytes(main)); // compiled again while the adopted workers run B's tasks
+        break;
+      }
+    }
+    out.append(new String(b.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    assertThat(b.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    List<Long> second = pids(out.toString());
+    assertThat(second).as("B adopted A's workers").containsAnyElementsOf(first);
+    for (long pid : second) {
+      assertThat(Workers.awaitExit(pid, Duration.ofSeconds(10)))
+          .as("worker %d, whose classes changed while it was adopted, leaves instead of parking", pid).isTrue();
+    }
+    assertThat(sockets()).isEmpty();
+  }
+
+  @Test
   void aProgramStartedOtherwiseStartsItsOwnWorkers() throws Exception {
     List<Long> first = pids(run("A", 60, "one", 3000));
     List<Long> other = pids(run("C", 60, "two", 3000));
