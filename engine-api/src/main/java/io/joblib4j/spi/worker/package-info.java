@@ -17,7 +17,9 @@
  *       io.joblib4j.spi.worker.FailureKind}) into the caller's outcomes and exceptions.
  *   <li>Strategies: an {@link io.joblib4j.spi.worker.ArgumentSharer} ships large arguments once
  *       per call (files for processes, broadcasts for Spark); a {@link
- *       io.joblib4j.spi.worker.WireFormat} says whether both ends load the same class files.
+ *       io.joblib4j.spi.worker.WireFormat} says whether both ends load the same class files; when they
+ *       do, a {@link io.joblib4j.spi.worker.BatchFields} lets batches of plain tasks (lambdas of
+ *       boxed primitives and strings) and plain results cross without Java serialization.
  * </ul>
  *
  * <p>A backend keeps what is its own: how workers start and connect (child processes and a
