@@ -32,7 +32,7 @@ final class WorkerPark {
       return null; // a folder path too long for a socket: nobody could connect
     }
     Path socket = at.get();
-    FolderGuard guard = lifelongGuard();
+    FolderGuard guard = Lifelong.GUARD;
     if (guard == null || guard.changed()) {
       return null; // a class of this worker's folders changed since it started, or cannot be watched
     }
@@ -86,8 +86,6 @@ final class WorkerPark {
   }
 
   private static final Runnable NOTHING = () -> { };
-  private static FolderGuard lifelong;
-  private static boolean lifelongStarted;
 
   /**
    * The guard of this worker's class path folders, started at its first park and kept for its life:
@@ -96,12 +94,8 @@ final class WorkerPark {
    * had adopted the worker is seen all the same. Null if a class changed before the first park or
    * the folders cannot be watched.
    */
-  private static synchronized FolderGuard lifelongGuard() {
-    if (!lifelongStarted) {
-      lifelongStarted = true;
-      lifelong = FolderGuard.start();
-    }
-    return lifelong;
+  private static final class Lifelong {
+    static final FolderGuard GUARD = FolderGuard.start();
   }
 
   /**

@@ -30,9 +30,8 @@ import java.util.function.Function;
  * serialization, as before; the first bytes tell the worker which it got.
  */
 final class PlainBatches {
-  /** A batch's first bytes: no Java serialization stream starts so (those start 0xACED). */
+  /** A batch's first bytes ({@link PlainBytes#writeHeader}). */
   private static final int MAGIC = 'J' << 8 | 'B';
-  private static final int VERSION = 1;
   /** Flag in a task's head byte: same function as the task before (the low bits count arguments). */
   private static final int SAME_FUNCTION = 0x80;
 
@@ -56,7 +55,7 @@ final class PlainBatches {
 
   /** Whether {@code bytes} are a batch {@link #encode} wrote. */
   static boolean isPlain(byte[] bytes) {
-    return bytes.length >= 3 && ((bytes[0] & 0xff) << 8 | bytes[1] & 0xff) == MAGIC;
+    return PlainBytes.startsWith(bytes, MAGIC);
   }
 
   /**
@@ -82,9 +81,7 @@ final class PlainBatches {
     List<Delayed<?>> tasks = batch.tasks();
     PlainBytes.Out bytes = new PlainBytes.Out(64 + 16 * tasks.size());
     DataOutputStream out = new DataOutputStream(bytes);
-    out.writeShort(MAGIC);
-    out.writeByte(VERSION);
-    out.writeInt(tasks.size());
+    PlainBytes.writeHeader(out, MAGIC, tasks.size());
     Object previous = null;
     for (Delayed<?> d : tasks) {
       List<Object> args = d.arguments();
@@ -181,17 +178,11 @@ final class PlainBatches {
     }
 
     Batch read(byte[] bytes) throws IOException, ReflectiveOperationException {
-      DataInputStream in = new DataInputStream(new PlainBytes.In(bytes));
-      if (in.readUnsignedShort() != MAGIC || in.readUnsignedByte() != VERSION) {
-        throw new StreamCorruptedException("not a plain batch of this version");
-      }
       if (fields == null) {
         throw new StreamCorruptedException("a plain batch, but this worker was given no BatchFields to read it");
       }
-      int n = in.readInt();
-      if (n < 0 || n > bytes.length) { // a task takes at least its head byte
-        throw new StreamCorruptedException("a plain batch of " + n + " tasks in " + bytes.length + " bytes");
-      }
+      DataInputStream in = new DataInputStream(new PlainBytes.In(bytes));
+      int n = PlainBytes.readHeader(in, MAGIC, bytes.length, "tasks");
       List<Delayed<?>> tasks = new ArrayList<>(n);
       Object fn = null;
       for (int i = 0; i < n; i++) {
@@ -209,9 +200,7 @@ final class PlainBatches {
         tasksRead++;
       }
       Batch batch = fields.read(in, tasks);
-      if (in.available() != 0) {
-        throw new StreamCorruptedException(in.available() + " bytes after a plain batch");
-      }
+      PlainBytes.expectEnd(in, "tasks");
       return batch;
     }
 

@@ -3,7 +3,6 @@ package io.joblib4j.spi.worker;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.StreamCorruptedException;
 
 /**
  * A batch's results written without Java serialization when every one is {@link
@@ -12,9 +11,8 @@ import java.io.StreamCorruptedException;
  * which it got.
  */
 final class PlainResults {
-  /** The results' first bytes: no Java serialization stream starts so (those start 0xACED). */
+  /** The results' first bytes ({@link PlainBytes#writeHeader}). */
   private static final int MAGIC = 'J' << 8 | 'R';
-  private static final int VERSION = 1;
   /** The most bytes of modified UTF-8 a char takes. */
   private static final int BYTES_PER_CHAR = 3;
 
@@ -22,7 +20,7 @@ final class PlainResults {
 
   /** Whether {@code bytes} are results {@link #encode} wrote. */
   static boolean isPlain(byte[] bytes) {
-    return bytes.length >= 3 && ((bytes[0] & 0xff) << 8 | bytes[1] & 0xff) == MAGIC;
+    return PlainBytes.startsWith(bytes, MAGIC);
   }
 
   /**
@@ -43,9 +41,7 @@ final class PlainResults {
     }
     PlainBytes.Out bytes = new PlainBytes.Out((int) Math.min(bound, 1 << 16));
     DataOutputStream out = new DataOutputStream(bytes);
-    out.writeShort(MAGIC);
-    out.writeByte(VERSION);
-    out.writeInt(values.length);
+    PlainBytes.writeHeader(out, MAGIC, values.length);
     for (Object v : values) {
       TaggedValues.writePlain(out, v);
     }
@@ -55,20 +51,11 @@ final class PlainResults {
   /** The results {@link #encode} wrote. */
   static Object[] decode(byte[] bytes) throws IOException {
     DataInputStream in = new DataInputStream(new PlainBytes.In(bytes));
-    if (in.readUnsignedShort() != MAGIC || in.readUnsignedByte() != VERSION) {
-      throw new StreamCorruptedException("not plain results of this version");
-    }
-    int n = in.readInt();
-    if (n < 0 || n > bytes.length) { // a value takes at least its tag: a lying count is not allocated
-      throw new StreamCorruptedException(n + " plain results in " + bytes.length + " bytes");
-    }
-    Object[] values = new Object[n];
-    for (int i = 0; i < n; i++) {
+    Object[] values = new Object[PlainBytes.readHeader(in, MAGIC, bytes.length, "results")];
+    for (int i = 0; i < values.length; i++) {
       values[i] = TaggedValues.readPlain(in);
     }
-    if (in.available() != 0) {
-      throw new StreamCorruptedException(in.available() + " bytes after plain results");
-    }
+    PlainBytes.expectEnd(in, "results");
     return values;
   }
 }
