@@ -133,9 +133,13 @@ class DriverReachabilityTest {
 
   @Test
   void aServiceThatAcceptsButIsNoDriverCountsAsUnreachableAfterTheConnectTimeout() throws Exception {
-    // executors reach 127.0.0.2:P, where something accepts connections and never answers
+    // executors reach 127.0.0.2:P, where something accepts connections and never answers; the driver
+    // binds 127.0.0.1:P, held here until just before the call: a port free on 127.0.0.2 alone was
+    // once taken on 127.0.0.1 by another module's test running beside this one
+    ServerSocket reserved = new ServerSocket();
+    reserved.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
     try (ServerSocket silent = new ServerSocket()) {
-      silent.bind(new InetSocketAddress(InetAddress.getByName(WireTap.TAPPED_HOST), 0));
+      silent.bind(new InetSocketAddress(InetAddress.getByName(WireTap.TAPPED_HOST), reserved.getLocalPort()));
       List<Socket> held = new ArrayList<>();
       Thread acceptor = new Thread(() -> {
         try {
@@ -151,11 +155,14 @@ class DriverReachabilityTest {
       int p = silent.getLocalPort();
       Map<String, Object> options = Map.of("driver.host", WireTap.TAPPED_HOST, "driver.bindAddress", "127.0.0.1",
           "driver.port", p + "-" + p, "driver.connectTimeout", "2s");
+      reserved.close();
       try (SparkBackend backend = new SparkBackend(sc, options)) {
         assertThat(run(backend, 20)).isEqualTo(expected(20));
       }
       assertThat(warnings).anyMatch(w -> w.contains("no joblib4j driver answered there within 2000 ms")
           && w.contains("run their batches as Spark jobs"));
+    } finally {
+      reserved.close();
     }
   }
 }
