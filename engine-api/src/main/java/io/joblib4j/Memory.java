@@ -547,11 +547,13 @@ public final class Memory implements Serializable {
 
   /**
    * Checks the cache: reads every entry's result and compares its size and CRC32C with what its
-   * metadata records, and looks for files in the functions' folders that Memory did not write and for
-   * temporaries of writers that died (older than an hour). With {@code repair}, deletes what it found
-   * (a damaged entry is recomputed at its next call).
+   * metadata records, and looks for files in the functions' folders that Memory did not write, files
+   * it could not read, and temporaries of writers that died (older than an hour). With {@code repair},
+   * deletes the damaged entries (recomputed at their next call) and the temporaries. Foreign files and
+   * unreadable entries are only reported: what is not Memory's by its own record ({@link
+   * io.joblib4j.spi.upkeep.Holdings}), and what could not be read, is never deleted.
    *
-   * @param repair whether to delete damaged entries, foreign files and abandoned temporaries
+   * @param repair whether to delete damaged entries and abandoned temporaries
    * @return what was found
    * @throws java.io.UncheckedIOException if the store cannot be listed or read
    * @throws IllegalStateException if this Memory is {@linkplain Builder#readOnly() read-only} and
@@ -568,7 +570,8 @@ public final class Memory implements Serializable {
     try {
       return io.joblib4j.internal.memory.Verifier.verify(settings, repair);
     } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("cannot verify the cache at " + location(), e);
+      throw new java.io.UncheckedIOException("cannot verify the cache at " + location() + ": "
+          + io.joblib4j.spi.support.IoCauses.describe(e) + " (" + e.getMessage() + ")", e);
     }
   }
 

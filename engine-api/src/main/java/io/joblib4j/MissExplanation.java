@@ -46,7 +46,12 @@ public record MissExplanation(String call, boolean cached, Optional<CacheEntry> 
     /** The values the function captured (a lambda's captured variables, a function object's fields). */
     CAPTURED_VALUE,
     /** One argument. */
-    ARGUMENT
+    ARGUMENT,
+    /**
+     * A named part of a pipeline stage's key ({@code function}, {@code settings}, {@code arg0.plan},
+     * {@code arg0.inputs}, ...): the stage cache's parts are named, not positional.
+     */
+    KEY_PART
   }
 
   /**
@@ -69,6 +74,8 @@ public record MissExplanation(String call, boolean cached, Optional<CacheEntry> 
             + ", now " + current + ")");
         case ARGUMENT -> "argument " + position + " (" + name + ") differs: stored " + (stored == null ? "?" : stored)
             + ", now " + current;
+        case KEY_PART -> current == null ? name + ": absent now; then " + stored
+            : name + ": now " + current + (stored == null ? " (absent then)" : "; then " + stored);
       };
     }
   }

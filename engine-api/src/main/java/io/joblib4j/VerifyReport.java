@@ -48,12 +48,17 @@ public record VerifyReport(long entriesChecked, List<Problem> problems, boolean 
   /** What kind of problem. */
   @API(status = API.Status.EXPERIMENTAL, since = "0.1")
   public enum Kind {
-    /** An entry whose output or metadata is missing, unreadable, of the wrong size or checksum. */
+    /** An entry whose output or metadata is missing, does not parse, or has the wrong size or checksum. */
     DAMAGED_ENTRY,
-    /** A file or folder inside a function's folder or an entry that Memory did not write. */
+    /** A file or folder inside a function's folder or an entry that Memory did not write: reported, never deleted. */
     FOREIGN_FILE,
     /** A temporary of a writer that died (older than an hour: younger ones may still be written). */
-    ABANDONED_TEMPORARY
+    ABANDONED_TEMPORARY,
+    /**
+     * A file of an entry that could not be read (permission denied, an I/O error): not proof of
+     * damage, so a repair leaves it; the detail says why.
+     */
+    UNREADABLE
   }
 
   /**

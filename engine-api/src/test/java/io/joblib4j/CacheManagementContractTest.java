@@ -1,6 +1,7 @@
 package io.joblib4j;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.joblib4j.fn.Fn1;
 import io.joblib4j.spi.Store;
@@ -251,8 +252,50 @@ public abstract class CacheManagementContractTest {
     VerifyReport repaired = memory.verify(true);
     assertThat(repaired.repaired()).isTrue();
     assertThat(repaired.problems()).hasSize(3);
-    assertThat(memory.verify(false).ok()).isTrue();
+    // the damaged entry and the temporary went; the user's file is reported again, never deleted
+    assertThat(memory.verify(false).problems()).extracting(VerifyReport.Problem::kind)
+        .containsExactly(VerifyReport.Kind.FOREIGN_FILE);
+    assertThat(store.open(victim.functionFolder() + "/notes.txt").orElseThrow().readAllBytes())
+        .isEqualTo("mine".getBytes(StandardCharsets.UTF_8));
     assertThat(memory.entries().size()).isEqualTo(1);
+  }
+
+  @Test
+  void foldersNamedLikeMemorysButWithoutItsRecordsAreNeverListedOrDeleted() throws Exception {
+    var g = memory.cache(CacheManagementContractTest::greet);
+    g.apply("a", 1);
+    g.apply("b", 1);
+    CacheEntry kept = g.entries().entries().get(0);
+    // a user's export folder whose name has the shape of a function's folder, with no function.json
+    Map<String, byte[]> users = new java.util.LinkedHashMap<>();
+    users.put("exports-20240101abcd/report.csv", "mine".getBytes(StandardCharsets.UTF_8));
+    users.put("exports-20240101abcd/0123456789abcdef0123456789abcdef/x.csv", "x".getBytes(StandardCharsets.UTF_8));
+    // inside a real function folder, a folder with a key's shape but no metadata.json
+    users.put(kept.functionFolder() + "/fedcba9876543210fedcba9876543210/notes.txt", "n".getBytes(StandardCharsets.UTF_8));
+    for (Map.Entry<String, byte[]> u : users.entrySet()) {
+      store.replace(u.getKey(), u.getValue());
+    }
+
+    assertThat(memory.entries().stream().map(CacheEntry::path)).doesNotContain(
+        "exports-20240101abcd/0123456789abcdef0123456789abcdef", kept.functionFolder() + "/fedcba9876543210fedcba9876543210");
+    assertThat(memory.entries().functions()).extracting(CacheListing.FunctionTotal::folder)
+        .containsExactly(kept.functionFolder());
+    VerifyReport report = memory.verify(true);
+    assertThat(report.entriesChecked()).isEqualTo(2);
+    assertThat(report.problems(VerifyReport.Kind.FOREIGN_FILE)).extracting(VerifyReport.Problem::path)
+        .containsExactly(kept.functionFolder() + "/fedcba9876543210fedcba9876543210");
+    memory.prune(CacheLimits.none().age(Duration.ZERO), false);
+    memory.reduceSize(0L, 0, Duration.ZERO);
+    assertThatThrownBy(() -> memory.remove("exports-20240101abcd")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> memory.remove(kept.functionFolder() + "/fedcba9876543210fedcba9876543210"))
+        .isInstanceOf(IllegalArgumentException.class);
+    memory.clear();
+
+    assertThat(memory.entries().size()).isZero();
+    for (Map.Entry<String, byte[]> u : users.entrySet()) {
+      assertThat(store.open(u.getKey())).as(u.getKey()).isPresent();
+      assertThat(store.open(u.getKey()).orElseThrow().readAllBytes()).as(u.getKey()).isEqualTo(u.getValue());
+    }
   }
 
   @Test

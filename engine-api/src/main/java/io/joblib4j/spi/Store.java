@@ -153,6 +153,28 @@ public interface Store extends AutoCloseable {
   void delete(String path) throws IOException;
 
   /**
+   * Deletes the directory {@code dir} only if it holds nothing at all, not even what {@link #list}
+   * leaves out (a symbolic link, a file of another tool): how upkeep removes a folder of its own
+   * without taking what a user put in it. Absent is fine. The default lists the directory first, and
+   * so cannot see what a listing hides; a store whose listings hide anything overrides it with an
+   * atomic "remove if empty" (the local store's {@code rmdir}, a Hadoop {@code delete(path, false)}).
+   *
+   * @param dir a relative path in the store
+   * @return whether it is gone (it was empty, or absent)
+   * @throws IOException if it could not be read or deleted
+   */
+  default boolean deleteIfEmpty(String dir) throws IOException {
+    if (!exists(dir)) {
+      return true;
+    }
+    if (!list(dir).isEmpty()) {
+      return false;
+    }
+    delete(dir);
+    return true;
+  }
+
+  /**
    * Removes temporaries left by writers that died, if older than {@code age} (younger ones may
    * belong to a writer still at work). Returns how many were removed.
    *

@@ -174,7 +174,7 @@ final class CachedFunction implements Serializable {
     settings.checkWritable("clear " + identity().name());
     Store store = settings.store();
     try {
-      store.delete(identity().folder());
+      Layout.deleteFunctionFolder(store, identity().folder());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot clear " + identity().name() + " in " + store.location(), e);
     }
@@ -406,7 +406,7 @@ final class CachedFunction implements Serializable {
     Compress compress = options.compress() != null ? options.compress() : settings.compress();
     CacheMetadata[] written = new CacheMetadata[1];
     long[] metadataBytes = new long[1];
-    KeyParts parts = keys().parts(args);
+    CallHashes parts = keys().parts(args);
     EntryFile output = new EntryFile(Layout.OUTPUT_FILE, out -> dump.write(out, CachedOutput.of(key, value), compress));
     EntryFile metadata = new EntryFile(Layout.METADATA_FILE, out -> {
       written[0] = new CacheMetadata(identity().name(), identity().id(), identity().codeVersion(), key, at, took,
@@ -472,15 +472,8 @@ final class CachedFunction implements Serializable {
   }
 
   static CacheMetadata readMetadata(Store store, String entry) throws IOException {
-    Optional<InputStream> in = store.open(Layout.metadata(entry));
-    if (in.isEmpty()) {
-      return null;
-    }
-    try (InputStream s = in.get()) {
-      return MetadataJson.read(s);
-    } catch (IOException e) {
-      return null; // an unreadable metadata file makes the entry unusable, like a missing one
-    }
+    MetadataJson.Read r = Catalog.readMetadataOrThrow(store, entry);
+    return r == null ? null : r.metadata(); // one that does not parse makes the entry unusable, like a missing one
   }
 
   private Object compute(Object[] args) {

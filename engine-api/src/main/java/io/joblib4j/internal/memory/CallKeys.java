@@ -1,5 +1,6 @@
 package io.joblib4j.internal.memory;
 
+
 import io.joblib4j.HashAlgorithm;
 import io.joblib4j.UnhashableValueException;
 import io.joblib4j.internal.hash.StreamingHasher;
@@ -15,7 +16,6 @@ import java.util.Map;
  * metadata.json.
  */
 final class CallKeys {
-  private static final int MAX_DESCRIPTION = 200;
   private final FunctionIdentity function;
   private final boolean[] ignored;
   private final String capturedHash;
@@ -90,12 +90,12 @@ final class CallKeys {
    * own hash (null where ignored). Hashed again apart from the key, so only where they are recorded
    * (a store) or compared ({@code explain}), never on a hit.
    */
-  KeyParts parts(Object[] args) {
+  CallHashes parts(Object[] args) {
     List<String> hashes = new ArrayList<>(args.length);
     for (int i = 0; i < args.length; i++) {
       hashes.add(ignored[i] ? null : StreamingHasher.create(HashAlgorithm.XXH3_128).putValue(args[i]).hex());
     }
-    return new KeyParts(capturedHash, hashes);
+    return new CallHashes(capturedHash, hashes);
   }
 
   /** The names of the parameters where known, else {@code arg0}, {@code arg1}, .... */
@@ -124,19 +124,7 @@ final class CallKeys {
   }
 
   static String shortly(Object v) {
-    String s;
-    if (v == null) {
-      s = "null";
-    } else if (v.getClass().isArray()) {
-      s = v.getClass().getComponentType().getSimpleName() + "[" + java.lang.reflect.Array.getLength(v) + "]";
-    } else {
-      try {
-        s = String.valueOf(v);
-      } catch (RuntimeException e) {
-        s = v.getClass().getName();
-      }
-    }
-    return s.length() <= MAX_DESCRIPTION ? s : s.substring(0, MAX_DESCRIPTION) + "...";
+    return io.joblib4j.spi.upkeep.KeyParts.describe(v);
   }
 
   static String joined(Object[] args) {

@@ -4,6 +4,7 @@ import io.joblib4j.CacheEntry;
 import io.joblib4j.CacheMetadata;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.StoreFile;
+import io.joblib4j.spi.upkeep.Holdings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -58,17 +59,20 @@ public final class Catalog {
   public static List<CacheEntry> entries(Store store, String folder, boolean details) throws IOException {
     Map<String, Building> entries = new LinkedHashMap<>();
     if (!folder.isEmpty()) {
-      add(store.list(folder), entries);
+      addIfOurs(folder, store.list(folder), entries);
     } else {
       for (StoreFile top : store.children("")) {
         if (top.directory() && Layout.isFunctionFolderName(top.path())) {
-          add(store.list(top.path()), entries);
+          addIfOurs(top.path(), store.list(top.path()), entries);
         }
       }
     }
     Map<String, String> names = new HashMap<>();
     List<CacheEntry> out = new ArrayList<>(entries.size());
     for (Building b : entries.values()) {
+      if (b.created == null) {
+        continue; // no metadata.json: not an entry Memory published (Holdings), whatever its name
+      }
       String name = names.computeIfAbsent(b.folder, f -> functionName(store, f));
       Instant created = b.created != null ? b.created : b.dirTime;
       Instant last = b.dirTime.isBefore(created) ? created : b.dirTime;
@@ -76,6 +80,13 @@ public final class Catalog {
       out.add(details ? withDetails(store, e) : e);
     }
     return out;
+  }
+
+  /** Adds the entries of {@code folder} if its listing shows it is a function's folder ({@link Holdings}). */
+  private static void addIfOurs(String folder, List<StoreFile> files, Map<String, Building> entries) {
+    if (Holdings.isFunctionFolder(folder, files)) {
+      add(files, entries);
+    }
   }
 
   /** Adds the entries among {@code files} (paths from the root) to {@code entries}. */
@@ -132,18 +143,28 @@ public final class Catalog {
   /** {@code Memory.remove}: an entry or a function folder, nothing else. */
   public static boolean remove(CacheSettings settings, String path) throws IOException {
     String[] s = path.split("/", -1);
-    boolean entry = s.length == 2 && Layout.isFunctionFolderName(s[0]) && Layout.isKey(s[1]);
-    boolean folder = s.length == 1 && Layout.isFunctionFolderName(s[0]);
-    if (!entry && !folder) {
-      throw new IllegalArgumentException("\"" + path + "\" is neither a cache entry (<function folder>/<32 hex digits>)"
-          + " nor a function's folder; list the cache (memory.entries()) for the paths it holds");
-    }
     Store store = settings.store();
-    boolean there = store.exists(path);
-    store.delete(path);
+    boolean shaped = s.length == 2 && Layout.isFunctionFolderName(s[0]) && Layout.isKey(s[1])
+        || s.length == 1 && Layout.isFunctionFolderName(s[0]);
+    if (shaped && !store.exists(path)) {
+      return false; // gone already (another process removed it)
+    }
+    boolean entry = s.length == 2 && Layout.isKey(s[1]) && Layout.isFunctionFolder(store, s[0])
+        && store.exists(Layout.metadata(path));
+    boolean folder = s.length == 1 && Layout.isFunctionFolder(store, s[0]);
+    if (!entry && !folder) {
+      throw new IllegalArgumentException("\"" + path + "\" is neither a cache entry (<function folder>/<32 hex digits>"
+          + " holding its metadata.json) nor a function's folder (holding its function.json); it is not Memory's and"
+          + " was left as it is. List the cache (memory.entries()) for the paths it holds");
+    }
+    if (folder) {
+      Layout.deleteFunctionFolder(store, path);
+    } else {
+      store.delete(path);
+    }
     CachedFunction.forgetChecks(settings.location());
     LimitKeeper.forget(settings.location());
-    return there;
+    return true;
   }
 
   /** {@code e} with what its {@code metadata.json} records; {@code e} itself if it cannot be read. */
@@ -159,16 +180,34 @@ public final class Catalog {
         e.lastAccess().isBefore(created) ? created : e.lastAccess(), m.duration(), e.path());
   }
 
-  /** An entry's {@code metadata.json} with its key parts, or null if it is missing or unreadable. */
+  /**
+   * An entry's {@code metadata.json} with its key parts, or null if it is missing or unreadable; for
+   * callers to whom an entry they cannot read is as good as absent (a listing's details, explain).
+   */
   static MetadataJson.Read readMetadata(Store store, String entry) {
     try {
-      Optional<InputStream> in = store.open(Layout.metadata(entry));
-      if (in.isEmpty()) {
-        return null;
-      }
-      try (InputStream s = in.get()) {
-        return MetadataJson.readWithParts(s);
-      }
+      return readMetadataOrThrow(store, entry);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * An entry's {@code metadata.json} with its key parts; null if it is missing or does not parse (the
+   * entry is unusable, as a damaged one is). Throws if it cannot be read: a store out of reach, a
+   * permission denied, which say nothing about the entry.
+   */
+  static MetadataJson.Read readMetadataOrThrow(Store store, String entry) throws IOException {
+    Optional<InputStream> in = store.open(Layout.metadata(entry));
+    if (in.isEmpty()) {
+      return null;
+    }
+    byte[] json;
+    try (InputStream s = in.get()) {
+      json = s.readAllBytes();
+    }
+    try {
+      return MetadataJson.readWithParts(new java.io.ByteArrayInputStream(json));
     } catch (IOException | RuntimeException e) {
       return null;
     }

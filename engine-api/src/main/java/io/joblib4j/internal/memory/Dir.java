@@ -117,9 +117,18 @@ abstract class Dir implements Closeable {
   }
 
   /** The refusal every operation meeting a link gives. */
-  static IOException linkRefused(Path link) {
-    return new IOException("refusing to follow the symbolic link " + link + " inside the cache folder:"
+  static LinkRefusedException linkRefused(Path link) {
+    return new LinkRefusedException("refusing to follow the symbolic link " + link + " inside the cache folder:"
         + " joblib4j never follows links under a cache's root. Remove the link (the cache recreates what it needs)");
+  }
+
+  /** A link met where a folder or file of the cache was expected: never followed, and never Memory's. */
+  static final class LinkRefusedException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    LinkRefusedException(String message) {
+      super(message);
+    }
   }
 
   /** A child that is neither a folder nor a regular file (a FIFO, a device) where one was expected. */

@@ -1,10 +1,11 @@
 package io.joblib4j.internal.memory;
 
 import io.joblib4j.CacheEntry;
-import io.joblib4j.MissExplanation;
 import io.joblib4j.MissExplanation.Component;
 import io.joblib4j.MissExplanation.Difference;
+import io.joblib4j.MissExplanation;
 import io.joblib4j.spi.Store;
+import io.joblib4j.spi.upkeep.KeyParts;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -28,7 +29,7 @@ final class Explainer {
     if (store.exists(Layout.output(entry))) {
       return new MissExplanation(call, true, Optional.empty(), List.of());
     }
-    KeyParts now = keys.parts(args);
+    CallHashes now = keys.parts(args);
     List<String> names = keys.names(args.length);
     CacheEntry best = null;
     List<Difference> bestDiffs = null;
@@ -56,33 +57,29 @@ final class Explainer {
     return new MissExplanation(call, false, Optional.of(best), bestDiffs);
   }
 
-  private static List<Difference> differences(MetadataJson.Read r, FunctionIdentity f, CallKeys keys, KeyParts now,
+  /** The call's key parts and the entry's, as {@link KeyParts} compares them. */
+  private static List<Difference> differences(MetadataJson.Read r, FunctionIdentity f, CallKeys keys, CallHashes now,
       List<String> names, Object[] args) {
-    List<Difference> out = new ArrayList<>();
-    if (!r.metadata().codeVersion().equals(f.codeVersion())) {
-      out.add(new Difference(Component.CODE_VERSION, -1, "code version", r.metadata().codeVersion(), f.codeVersion()));
-    }
-    KeyParts then = r.parts();
-    if (then != null && !then.captured().equals(now.captured())) {
-      out.add(new Difference(Component.CAPTURED_VALUE, -1, "captured values", then.captured(), now.captured()));
+    KeyParts current = new KeyParts().add(Component.CODE_VERSION, -1, "code version", f.codeVersion(), f.codeVersion());
+    KeyParts stored = new KeyParts()
+        .add(Component.CODE_VERSION, -1, "code version", r.metadata().codeVersion(), r.metadata().codeVersion());
+    CallHashes then = r.parts();
+    if (then != null) { // the first layout recorded no hashes: its captured values cannot be compared
+      current.add(Component.CAPTURED_VALUE, -1, "captured values", now.captured(), now.captured());
+      stored.add(Component.CAPTURED_VALUE, -1, "captured values", then.captured(), then.captured());
     }
     Map<String, String> described = r.metadata().inputArguments();
+    boolean hashed = then != null && then.arguments().size() == args.length;
     for (int i = 0; i < args.length; i++) {
       if (keys.ignored(i)) {
         continue;
       }
-      String stored = described.get(names.get(i));
-      String current = CallKeys.shortly(args[i]);
-      boolean differs;
-      if (then != null && then.arguments().size() == args.length && then.arguments().get(i) != null) {
-        differs = !then.arguments().get(i).equals(now.arguments().get(i));
-      } else {
-        differs = stored == null || !stored.equals(current); // the first layout: descriptions only
-      }
-      if (differs) {
-        out.add(new Difference(Component.ARGUMENT, i, names.get(i), stored, current));
-      }
+      // an argument whose hash was recorded compares by hash; one of the first layout by its description
+      boolean byHash = hashed && then.arguments().get(i) != null;
+      current.add(Component.ARGUMENT, i, names.get(i), byHash ? now.arguments().get(i) : null, CallKeys.shortly(args[i]));
+      stored.add(Component.ARGUMENT, i, names.get(i), byHash ? then.arguments().get(i) : null, described.get(names.get(i)));
     }
+    List<Difference> out = new ArrayList<>(KeyParts.differences(current, stored));
     if (then != null && then.arguments().size() != args.length) {
       out.add(new Difference(Component.ARGUMENT, -1, "arity", String.valueOf(then.arguments().size()),
           String.valueOf(args.length)));

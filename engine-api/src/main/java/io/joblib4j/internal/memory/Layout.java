@@ -3,9 +3,11 @@ package io.joblib4j.internal.memory;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.StoreFile;
 import io.joblib4j.spi.support.StorePaths;
+import io.joblib4j.spi.upkeep.Holdings;
 import java.io.IOException;
+import java.util.HashSet;
 import java.util.List;
-import java.util.regex.Pattern;
+import java.util.Set;
 
 /**
  * Where Memory puts things in a store:
@@ -21,13 +23,11 @@ import java.util.regex.Pattern;
  * the user's own) are never deleted by {@code Memory.clear}.
  */
 final class Layout {
-  static final String GITIGNORE = ".gitignore";
-  static final String GITIGNORE_CONTENT = "# Created by joblib4j automatically.\n*\n";
-  static final String FUNCTION_FILE = "function.json";
-  static final String OUTPUT_FILE = "output.jl4j";
-  static final String METADATA_FILE = "metadata.json";
-  /** A function folder: a readable name and 12 hex digits of its identity's hash. */
-  private static final Pattern FUNCTION_FOLDER = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*-[0-9a-f]{12}");
+  static final String GITIGNORE = Holdings.GITIGNORE;
+  static final String GITIGNORE_CONTENT = Holdings.GITIGNORE_CONTENT;
+  static final String FUNCTION_FILE = Holdings.FUNCTION_FILE;
+  static final String OUTPUT_FILE = Holdings.OUTPUT_FILE;
+  static final String METADATA_FILE = Holdings.METADATA_FILE;
 
   private Layout() {}
 
@@ -53,40 +53,80 @@ final class Layout {
     return slash > 0 && path.indexOf('/', slash + 1) < 0 && isKey(path.substring(slash + 1));
   }
 
-  /** Whether a top-level name is named as a function folder ({@link FunctionIdentity#folderName}). */
+  /** Whether a top-level name is shaped as a function folder ({@link FunctionIdentity#folderName}): necessary, not sufficient. */
   static boolean isFunctionFolderName(String name) {
-    return FUNCTION_FOLDER.matcher(name).matches();
+    return Holdings.isFolderName(name);
   }
 
-  /** Whether a name is a call key (an entry folder's name): 32 lowercase hex digits. */
+  /** Whether a name is shaped as a call key (an entry folder's name): 32 lowercase hex digits. */
   static boolean isKey(String name) {
-    if (name.length() != 32) {
-      return false;
-    }
-    for (int i = 0; i < 32; i++) { // a listing asks this of every entry: no regex
-      char c = name.charAt(i);
-      if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
-        return false;
-      }
-    }
-    return true;
+    return Holdings.isKey(name);
   }
 
   /**
-   * Whether a top-level folder is a memoized function's — one Memory owns and {@code Memory.clear}
-   * deletes: named as {@link FunctionIdentity#folderName} names them, and holding its {@code
-   * function.json}, or else nothing but entry folders (its function.json lost). Anything else
-   * sharing the location (a ChunkedArray, the user's files) is not Memory's.
+   * Whether a top-level folder is a memoized function's, one Memory owns and {@code Memory.clear}
+   * deletes: {@link Holdings#isFunctionFolder}, named so and holding its {@code function.json}.
+   * Anything else sharing the location (a ChunkedArray, the user's files) is not Memory's.
    */
   static boolean isFunctionFolder(Store store, String folder) throws IOException {
-    if (!FUNCTION_FOLDER.matcher(folder).matches()) {
-      return false;
+    return Holdings.isFunctionFolder(store, folder);
+  }
+
+  /**
+   * Deletes a function's folder as far as it is Memory's: its entries (each identified by its
+   * metadata.json), its function.json, and then the folder itself if nothing else is left in it. A
+   * file or folder of the user's inside it stays, with the folder around it. Nothing happens to a
+   * folder that is not a function's ({@link Holdings#isFunctionFolder}).
+   */
+  static void deleteFunctionFolder(Store store, String folder) throws IOException {
+    try {
+      deleteOwnParts(store, folder);
+    } catch (Dir.LinkRefusedException link) {
+      // the folder is (or became, under a racing swap) a link: not Memory's, never followed, left as it is
     }
-    if (store.exists(functionFile(folder))) {
-      return true;
+  }
+
+  private static void deleteOwnParts(Store store, String folder) throws IOException {
+    List<StoreFile> listing = store.list(folder);
+    if (!Holdings.isFunctionFolder(folder, listing)) {
+      return;
     }
-    List<StoreFile> children = store.children(folder);
-    return !children.isEmpty() && children.stream()
-        .allMatch(c -> c.directory() && isKey(c.path().substring(folder.length() + 1)));
+    Set<String> records = new HashSet<>();
+    for (StoreFile f : listing) {
+      if (!f.directory() && f.path().endsWith("/" + METADATA_FILE)) {
+        records.add(f.path().substring(0, f.path().length() - METADATA_FILE.length() - 1));
+      }
+    }
+    boolean othersLeft = false;
+    for (StoreFile f : listing) {
+      String rest = f.path().substring(folder.length() + 1);
+      if (rest.indexOf('/') >= 0) {
+        continue; // inside a child: goes with it, or stays with it
+      }
+      if (f.directory() && isKey(rest) && records.contains(f.path())) {
+        store.delete(f.path());
+      } else if (!(rest.equals(FUNCTION_FILE) && !f.directory())) {
+        othersLeft = true;
+      }
+    }
+    if (othersLeft) {
+      return; // the user's files stay, and the function.json that says whose folder they are in
+    }
+    // nothing else listed; a listing leaves links out, so the folder goes only if the store finds it empty
+    byte[] record = readAll(store, functionFile(folder));
+    store.delete(functionFile(folder));
+    if (!store.deleteIfEmpty(folder) && record != null) {
+      store.replace(functionFile(folder), record); // something unlisted is in it: it stays Memory's folder
+    }
+  }
+
+  private static byte[] readAll(Store store, String path) throws IOException {
+    java.util.Optional<java.io.InputStream> in = store.open(path);
+    if (in.isEmpty()) {
+      return null;
+    }
+    try (java.io.InputStream s = in.get()) {
+      return s.readAllBytes();
+    }
   }
 }

@@ -310,6 +310,23 @@ public final class LocalStore implements Store {
     }
   }
 
+  /** {@code rmdir}: refused by the file system while anything at all is inside, a link included. */
+  @Override
+  public boolean deleteIfEmpty(String dir) throws IOException {
+    String[] s = segments(dir);
+    if (s.length == 0) {
+      return false; // the cache's own root stays
+    }
+    try (Opened parent = tree.open(s, s.length - 1, false, dir)) {
+      parent.dir.deleteDir(s[s.length - 1]);
+      return true;
+    } catch (NoSuchFileException e) {
+      return true;
+    } catch (DirectoryNotEmptyException | NotDirectoryException e) {
+      return false; // something is in it, or it is a file or a link: not an empty folder of ours
+    }
+  }
+
   /**
    * Removes temporaries older than {@code age}: those at the root (where writers put them), and
    * those beside entries in the folders at the root (where joblib4j 0.1 put them).

@@ -3,6 +3,7 @@ package io.joblib4j.internal.memory;
 import io.joblib4j.internal.memory.LocalTree.Step;
 import io.joblib4j.spi.StoreFile;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
@@ -108,6 +109,8 @@ final class LocalWalk {
     Dir child;
     try {
       child = d.openListedDir(name, listed); // just stat'ed: no second stat per folder
+    } catch (AccessDeniedException denied) {
+      throw denied; // a folder this user may not read is not an empty one: say so, never pass it by
     } catch (IOException goneOrSwapped) {
       return List.of();
     }

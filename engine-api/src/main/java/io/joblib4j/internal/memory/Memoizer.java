@@ -42,8 +42,9 @@ public final class Memoizer {
   }
 
   /**
-   * Deletes the folder of every memoized function in the store, and nothing else that shares the
-   * location (see {@link Layout#isFunctionFolder}); the .gitignore stays, or is written if missing.
+   * Deletes the entries and folder of every memoized function in the store, and nothing else that
+   * shares the location (see {@link Layout#deleteFunctionFolder}); the .gitignore stays, or is
+   * written if missing.
    */
   public static void clearAll(CacheSettings settings) {
     if (settings.location() == null) {
@@ -52,8 +53,8 @@ public final class Memoizer {
     Store store = settings.store();
     try {
       for (StoreFile top : store.children("")) {
-        if (top.directory() && Layout.isFunctionFolder(store, top.path())) {
-          store.delete(top.path());
+        if (top.directory() && Layout.isFunctionFolderName(top.path())) {
+          Layout.deleteFunctionFolder(store, top.path());
         }
       }
       if (!store.exists(Layout.GITIGNORE)) {

@@ -27,7 +27,7 @@ final class MetadataJson {
    * each argument's, null for an ignored one) when given, so that {@code explain} can name what
    * differs. Readers of the first layout ignore the extra field; entries without it still load.
    */
-  static byte[] write(CacheMetadata m, KeyParts parts) throws IOException {
+  static byte[] write(CacheMetadata m, CallHashes parts) throws IOException {
     ObjectNode n = JSON.createObjectNode();
     n.put("formatVersion", m.formatVersion());
     n.put("function", m.function());
@@ -56,26 +56,22 @@ final class MetadataJson {
   }
 
   /** The key parts a {@code metadata.json} records, or null for an entry written before they were. */
-  static KeyParts readKeyParts(JsonNode n) {
+  static CallHashes readKeyParts(JsonNode n) {
     JsonNode k = n.path("keyParts");
     if (!k.isObject() || !k.path("captured").isTextual() || !k.path("arguments").isArray()) {
       return null;
     }
     java.util.List<String> args = new java.util.ArrayList<>();
     k.path("arguments").forEach(a -> args.add(a.isTextual() ? a.asText() : null));
-    return new KeyParts(k.path("captured").asText(), args);
+    return new CallHashes(k.path("captured").asText(), args);
   }
 
   /** A {@code metadata.json} with its key parts (null where not recorded). */
-  record Read(CacheMetadata metadata, KeyParts parts) {}
+  record Read(CacheMetadata metadata, CallHashes parts) {}
 
   static Read readWithParts(InputStream in) throws IOException {
     JsonNode n = JSON.readTree(in);
     return new Read(fromTree(n), n == null ? null : readKeyParts(n));
-  }
-
-  static CacheMetadata read(InputStream in) throws IOException {
-    return fromTree(JSON.readTree(in));
   }
 
   private static CacheMetadata fromTree(JsonNode n) throws IOException {

@@ -4,17 +4,17 @@ import io.joblib4j.CacheEntry;
 import io.joblib4j.CacheLimits;
 import io.joblib4j.PruneReport;
 import io.joblib4j.spi.Store;
+import io.joblib4j.spi.upkeep.PrunePlanner;
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * Which entries to delete so that a cache keeps its limits: least recently used first, until it
- * holds at most the bytes and entries allowed, and every entry unused for longer than the age limit.
- * Entries this JVM is reading are never chosen.
+ * Memory's side of {@link PrunePlanner}: its entries as the planner's candidates, the entries this
+ * JVM is reading pinned, and the plan carried out (or, for a dry run, only reported).
  */
 final class Pruning {
   private Pruning() {}
@@ -25,38 +25,25 @@ final class Pruning {
    */
   static List<CacheEntry> victims(List<CacheEntry> all, Long maxBytes, Long maxItems, Instant oldestAllowed,
       Predicate<CacheEntry> spared) {
-    List<CacheEntry> sorted = new ArrayList<>(all);
-    sorted.sort(Comparator.comparing(CacheEntry::lastAccess).thenComparing(CacheEntry::path));
-    long total = sorted.stream().mapToLong(CacheEntry::sizeBytes).sum();
-    long count = sorted.size();
-    List<CacheEntry> doomed = new ArrayList<>();
-    for (CacheEntry e : sorted) {
-      boolean tooBig = maxBytes != null && total > maxBytes;
-      boolean tooMany = maxItems != null && count > maxItems;
-      boolean tooOld = oldestAllowed != null && e.lastAccess().isBefore(oldestAllowed);
-      if (!tooBig && !tooMany && !tooOld) {
-        if (oldestAllowed == null) {
-          break; // sorted by access: nothing later is too old either, and the sizes hold
-        }
-        continue;
-      }
-      if (spared.test(e)) {
-        continue;
-      }
-      doomed.add(e);
-      total -= e.sizeBytes();
-      count--;
-    }
-    return doomed;
+    // the planner counts the age back from "now": an instant at the oldest allowed, with the age zero
+    CacheLimits limits = new CacheLimits(maxBytes, maxItems, oldestAllowed == null ? null : Duration.ZERO);
+    return PrunePlanner.plan(candidates(all, spared), limits, oldestAllowed == null ? Instant.EPOCH : oldestAllowed);
   }
 
-  /** {@code Memory.prune}: applies {@code limits} once, or with {@code dryRun} only says what would go. */
+  private static List<PrunePlanner.Candidate<CacheEntry>> candidates(List<CacheEntry> all, Predicate<CacheEntry> spared) {
+    List<PrunePlanner.Candidate<CacheEntry>> out = new ArrayList<>(all.size());
+    for (CacheEntry e : all) {
+      out.add(new PrunePlanner.Candidate<>(e, e.path(), e.sizeBytes(), e.lastAccess(), spared.test(e)));
+    }
+    return out;
+  }
+
+  /** {@code Memory.prune} and {@code Memory.reduceSize}: applies {@code limits} once, or with {@code dryRun} only says what would go. */
   static PruneReport prune(CacheSettings settings, CacheLimits limits, boolean dryRun) throws IOException {
     Store store = settings.store();
     List<CacheEntry> all = Catalog.entries(store, "", false);
-    Instant oldest = limits.age() == null ? null : settings.clock().instant().minus(limits.age());
-    List<CacheEntry> doomed = victims(all, limits.bytes(), limits.items(), oldest,
-        e -> OpenReads.reading(settings.location(), e.path()));
+    List<CacheEntry> doomed = PrunePlanner.plan(candidates(all, e -> OpenReads.reading(settings.location(), e.path())),
+        limits, settings.clock().instant());
     long freed = 0;
     for (CacheEntry e : doomed) {
       if (!dryRun) {

@@ -2,13 +2,13 @@ package io.joblib4j.internal.memory;
 
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.Stores;
+import io.joblib4j.spi.upkeep.Sweep;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,7 +22,6 @@ import java.util.concurrent.ConcurrentHashMap;
 final class StoreHandles {
   private static final Map<String, Store> OPEN = new ConcurrentHashMap<>();
   private static final java.util.Set<Store> PREPARED = ConcurrentHashMap.newKeySet();
-  private static final Duration SWEEP_AGE = Duration.ofHours(1);
 
   private StoreHandles() {}
 
@@ -65,7 +64,7 @@ final class StoreHandles {
       if (!store.exists(Layout.GITIGNORE)) {
         store.replace(Layout.GITIGNORE, Layout.GITIGNORE_CONTENT.getBytes(StandardCharsets.UTF_8));
       }
-      store.sweep(SWEEP_AGE);
+      Sweep.temporaries(store);
       PREPARED.add(store);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot prepare the cache at " + store.location() + ": " + e.getMessage(), e);

@@ -14,7 +14,7 @@ class MetadataJsonFuzzTest {
   @FuzzTest(maxExecutions = 1_000_000, maxDuration = "15m")
   void metadataFailsOnlyWithIoErrors(byte[] data) {
     try {
-      MetadataJson.read(new ByteArrayInputStream(data));
+      MetadataJson.readWithParts(new ByteArrayInputStream(data));
     } catch (IOException expected) {
       // unreadable: the entry is treated as missing
     }

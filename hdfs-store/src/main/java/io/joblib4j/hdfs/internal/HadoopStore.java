@@ -26,6 +26,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
@@ -343,6 +344,28 @@ abstract class HadoopStore implements Store {
         deletePath(p);
       }
       return null;
+    });
+  }
+
+  /** {@code delete(path, false)}: the file system refuses it while anything is inside. */
+  @Override
+  public boolean deleteIfEmpty(String dir) throws IOException {
+    if (dir.isEmpty()) {
+      return false; // the cache's own root stays
+    }
+    Path p = resolve(dir);
+    touched.keySet().removeIf(k -> k.equals(dir) || k.startsWith(dir + "/"));
+    return outage.call(() -> {
+      try {
+        if (!fs.getFileStatus(p).isDirectory()) {
+          return false;
+        }
+        return fs.delete(p, false) || !fs.exists(p);
+      } catch (FileNotFoundException gone) {
+        return true;
+      } catch (PathIsNotEmptyDirectoryException notEmpty) {
+        return false;
+      }
     });
   }
 

@@ -8,8 +8,8 @@ import java.util.List;
  * the captured values and of each argument (null for an ignored one). Recorded in {@code
  * metadata.json} so that {@code explain} can say which part of a missing call differs.
  */
-record KeyParts(String captured, List<String> arguments) {
-  KeyParts {
+record CallHashes(String captured, List<String> arguments) {
+  CallHashes {
     arguments = Collections.unmodifiableList(new java.util.ArrayList<>(arguments));
   }
 }
