@@ -4,8 +4,7 @@
  * back to the driver as itself arrives as an {@link io.joblib4j.RemoteTaskException}, as on every
  * backend whose workers are other JVMs.
  *
- * <p>The pipeline-stage cache ({@code StageCache}, {@code StageCatalog}) lives in this package too,
- * from its own module ({@code joblib4j-stage-cache}); this file is the package's one description, so
- * that the Spark bundle, which carries both modules, holds one {@code package-info}.
+ * <p>The pipeline-stage cache ({@code StageCache}, {@code StageCatalog}) lives in its own package,
+ * {@code io.joblib4j.spark.stages}, from its own module ({@code joblib4j-stage-cache}).
  */
 package io.joblib4j.spark;

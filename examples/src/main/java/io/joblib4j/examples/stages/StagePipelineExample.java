@@ -5,10 +5,10 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.udf;
 
-import io.joblib4j.spark.Stage1;
-import io.joblib4j.spark.Stage2;
-import io.joblib4j.spark.StageCache;
-import io.joblib4j.spark.StageEntry;
+import io.joblib4j.spark.stages.Stage1;
+import io.joblib4j.spark.stages.Stage2;
+import io.joblib4j.spark.stages.StageCache;
+import io.joblib4j.spark.stages.StageEntry;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;

@@ -2,7 +2,7 @@ package io.joblib4j.spark.connect;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.joblib4j.spark.StageCache;
+import io.joblib4j.spark.stages.StageCache;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

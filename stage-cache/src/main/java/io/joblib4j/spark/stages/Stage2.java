@@ -1,5 +1,6 @@
-package io.joblib4j.spark;
+package io.joblib4j.spark.stages;
 
+import io.joblib4j.MissExplanation;
 import io.joblib4j.fn.Fn2;
 import io.joblib4j.spark.stages.internal.StageRunner;
 import io.joblib4j.spark.stages.internal.StageSpec;
@@ -58,14 +59,17 @@ public final class Stage2<A, B> implements Fn2<A, B, Dataset<Row>> {
   }
 
   /**
-   * Which part of the key of this call differs from the latest entry of this stage, for people: the
-   * function's code, an input's files, a plan, a setting, an argument.
+   * Whether this call would read a stored entry, and if not, which parts of its key differ from the
+   * latest entry of this stage: the function's code, an input's files, a plan, a setting, an
+   * argument. The same typed answer as a memoized function's {@code explain}; its {@code toString()}
+   * is a sentence for people.
    *
    * @param a argument 1
    * @param b argument 2
-   * @return a few lines; nothing is computed
+   * @return whether it would hit, and what differs; nothing is computed
+   * @throws StageKeyException if the call cannot be keyed (as {@code apply} would throw)
    */
-  public String explain(A a, B b) {
+  public MissExplanation explain(A a, B b) {
     return runner().explain(spec, new Object[] {a, b});
   }
 

@@ -1,5 +1,6 @@
-package io.joblib4j.spark;
+package io.joblib4j.spark.stages;
 
+import io.joblib4j.CacheLimits;
 import io.joblib4j.spark.stages.internal.EntryCatalog;
 import io.joblib4j.spark.stages.internal.EntryRecord;
 import io.joblib4j.spark.stages.internal.StageLayout;
@@ -14,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apiguardian.api.API;
 
 /**
@@ -178,15 +180,30 @@ public final class StageCatalog implements AutoCloseable {
    *
    * @param maxBytes a size such as {@code "50G"} or {@code "500M"}, or null for no size limit
    * @param maxEntries the most entries to keep, or 0 for no limit
-   * @param maxAge the longest an entry may go unread, or null for no limit
+   * @param maxAge the longest an entry may go unread, or null for no limit ({@link Duration#ZERO}:
+   *     every entry not read at this instant)
    * @return the entries deleted
    * @throws IllegalArgumentException if {@code maxBytes} is not a size
    * @throws UncheckedIOException if the location cannot be read or written
    */
   public List<StageEntry> prune(String maxBytes, int maxEntries, Duration maxAge) {
-    long bytes = maxBytes == null ? 0 : ByteSizes.parse(maxBytes);
+    return prune(new CacheLimits(maxBytes == null ? null : ByteSizes.parse(maxBytes),
+        maxEntries > 0 ? (long) maxEntries : null, maxAge), false);
+  }
+
+  /**
+   * Deletes, least recently read first, what keeps the stage entries within {@code limits}, as {@code
+   * Memory.prune} does for Memory's entries; with {@code dryRun} deletes nothing and returns the same
+   * entries, so a dry run is exactly what the real run then deletes.
+   *
+   * @param limits the bytes of data, entries and age to keep to
+   * @param dryRun whether only to say what would be deleted
+   * @return the entries deleted (or that would be), least recently read first
+   * @throws UncheckedIOException if the location cannot be read or written
+   */
+  public List<StageEntry> prune(CacheLimits limits, boolean dryRun) {
     try {
-      return entries(catalog.prune(bytes, maxEntries, maxAge, Instant.now()));
+      return entries(catalog.prune(limits, Instant.now(), Set.of(), dryRun).deleted());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot prune the stages at " + location() + ": " + e.getMessage(), e);
     }
@@ -216,14 +233,11 @@ public final class StageCatalog implements AutoCloseable {
     }
   }
 
+  /** The stage folders {@code stage} names (a folder, or a name), among those that are the stage cache's. */
   private List<String> folders(String stage) throws IOException {
-    if (StageLayout.isStageFolder(stage)) {
-      return List.of(stage);
-    }
     List<String> out = new ArrayList<>();
     for (String folder : catalog.stages()) {
-      if (folder.startsWith(stage + "-") && StageLayout.isStageFolder(folder)
-          && folder.length() == stage.length() + 13) {
+      if (folder.equals(stage) || folder.startsWith(stage + "-") && folder.length() == stage.length() + 13) {
         out.add(folder);
       }
     }

@@ -1,4 +1,4 @@
-package io.joblib4j.spark;
+package io.joblib4j.spark.stages;
 
 import static org.apache.spark.sql.functions.col;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -59,7 +59,7 @@ class DeltaInputTest {
     assertThat(Pipelines.CLEAN_CALLS).hasValue(3);
     assertThat(clean.entries()).hasSize(3);
     assertThat(clean.entries().get(0).inputs()).anyMatch(i -> i.contains("Delta table") && i.contains("at version 2"));
-    assertThat(clean.explain(latest())).contains("is stored");
+    assertThat(clean.explain(latest()).toString()).contains("is stored");
   }
 
   @Test

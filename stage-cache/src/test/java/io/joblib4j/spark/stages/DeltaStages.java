@@ -1,4 +1,4 @@
-package io.joblib4j.spark;
+package io.joblib4j.spark.stages;
 
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;

@@ -1,4 +1,4 @@
-package io.joblib4j.spark;
+package io.joblib4j.spark.stages;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.joblib4j.spark;
+package io.joblib4j.spark.stages;
 
 import io.joblib4j.testing.InternalBoundary;
 import org.junit.jupiter.api.Test;

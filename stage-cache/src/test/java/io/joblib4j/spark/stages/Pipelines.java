@@ -1,4 +1,4 @@
-package io.joblib4j.spark;
+package io.joblib4j.spark.stages;
 
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;

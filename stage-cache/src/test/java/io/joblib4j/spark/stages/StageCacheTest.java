@@ -1,4 +1,4 @@
-package io.joblib4j.spark;
+package io.joblib4j.spark.stages;
 
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.current_timestamp;
@@ -7,8 +7,8 @@ import static org.apache.spark.sql.functions.udf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.joblib4j.Memory;
 import io.joblib4j.MemoizedFn1;
+import io.joblib4j.Memory;
 import io.joblib4j.fn.Fn1;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -160,7 +160,7 @@ class StageCacheTest {
     stage.apply(raw().as(Encoders.LONG()).map(doubled, Encoders.LONG()).toDF());
     stage.apply(raw().as(Encoders.LONG()).map(tripled, Encoders.LONG()).toDF());
     assertThat(stage.entries()).hasSize(4);
-    assertThat(stage.explain(raw().as(Encoders.LONG()).map(doubled, Encoders.LONG()).toDF())).contains("is stored");
+    assertThat(stage.explain(raw().as(Encoders.LONG()).map(doubled, Encoders.LONG()).toDF()).toString()).contains("is stored");
   }
 
   @Test
@@ -216,14 +216,19 @@ class StageCacheTest {
   void explainNamesTheComponentThatDiffers() {
     Stage3<Dataset<Row>, Dataset<Row>, Integer> join = stages.cache(Pipelines::join);
     Dataset<Row> left = Pipelines.clean(raw());
-    assertThat(join.explain(left, raw(), 1)).contains("the stage has no entries");
+    assertThat(join.explain(left, raw(), 1).toString()).contains("has no stored entries");
     join.apply(left, raw(), 1);
-    assertThat(join.explain(left, raw(), 1)).contains("is stored");
-    String changed = join.explain(left, raw().filter(col("id").gt(3)), 2);
+    assertThat(join.explain(left, raw(), 1).toString()).contains("is stored");
+    io.joblib4j.MissExplanation why = join.explain(left, raw().filter(col("id").gt(3)), 2);
+    assertThat(why.cached()).isFalse();
+    assertThat(why.closest()).hasValueSatisfying(e -> assertThat(e.function()).isEqualTo("Pipelines.join"));
+    assertThat(why.differences()).extracting(io.joblib4j.MissExplanation.Difference::name).contains("arg1.plan", "arg2")
+        .noneMatch(n -> n.startsWith("arg0."));
+    String changed = why.toString();
     assertThat(changed).contains("arg1.plan").contains("arg2: now 2; then 1").doesNotContain("arg0.");
     spark.conf().set("spark.sql.session.timeZone", "Asia/Tokyo");
     try {
-      assertThat(join.explain(left, raw(), 1)).contains("settings");
+      assertThat(join.explain(left, raw(), 1).toString()).contains("settings");
     } finally {
       spark.conf().unset("spark.sql.session.timeZone");
     }

@@ -1,4 +1,4 @@
-package io.joblib4j.spark
+package io.joblib4j.spark.stages
 
 import io.joblib4j.scala._
 import org.apache.spark.sql.{DataFrame, SparkSession}
@@ -43,7 +43,7 @@ class ScalaStagesTest {
       val scaled = stages.cache(ScalaPipeline.scaled _)
       assertEquals(2L * (0 until 30 by 3).sum, scaled(first, 2).agg(org.apache.spark.sql.functions.sum("scaled"))
         .first().getLong(0))
-      val explained = scaled.explain(first, 3)
+      val explained = scaled.explain(first, 3).toString
       assertTrue(explained.contains("arg1: now 3"), explained)
     } finally {
       org.apache.commons.io.FileUtils.deleteQuietly(dir.toFile)

@@ -1,5 +1,6 @@
 package io.joblib4j.spark.stages.internal;
 
+import io.joblib4j.CacheLimits;
 import java.time.Clock;
 import java.time.Duration;
 
@@ -19,5 +20,10 @@ public record CacheSettings(String format, String compression, long maxBytes, in
 
   public boolean limited() {
     return maxBytes > 0 || maxEntries > 0 || maxAge != null;
+  }
+
+  /** The limits as every cache states them (0 bytes or entries: no such limit). */
+  public CacheLimits limits() {
+    return new CacheLimits(maxBytes > 0 ? maxBytes : null, maxEntries > 0 ? (long) maxEntries : null, maxAge);
   }
 }

@@ -1,8 +1,12 @@
 package io.joblib4j.spark.stages.internal;
 
+import io.joblib4j.CacheLimits;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.StoreFile;
 import io.joblib4j.spi.support.Warnings;
+import io.joblib4j.spi.upkeep.Holdings;
+import io.joblib4j.spi.upkeep.PrunePlanner;
+import io.joblib4j.spi.upkeep.Sweep;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -24,8 +28,6 @@ import java.util.Set;
 public final class EntryCatalog {
   /** Abandoned data attempts younger than this may belong to a writer still at work. */
   public static final Duration DEFAULT_SWEEP_AGE = Duration.ofHours(24);
-  /** The store's own temporaries (entry records being published) are tiny and quick: Memory's age. */
-  private static final Duration STORE_SWEEP_AGE = Duration.ofHours(1);
 
   private final Store store;
 
@@ -45,12 +47,12 @@ public final class EntryCatalog {
    */
   public record Listed(EntryRecord record, Instant lastAccess) {}
 
-  /** The stage folders there are. */
+  /** The stage folders there are: named as stages are, and holding an entry's record ({@link Holdings}). */
   public List<String> stages() throws IOException {
     List<String> out = new ArrayList<>();
     for (StoreFile f : store.children(StageLayout.ROOT)) {
       String name = f.path().substring(f.path().lastIndexOf('/') + 1);
-      if (f.directory() && StageLayout.isStageFolder(name)) {
+      if (f.directory() && Holdings.isStageFolder(store, name)) {
         out.add(name);
       }
     }
@@ -111,101 +113,72 @@ public final class EntryCatalog {
     }
   }
 
-  /** Deletes a stage folder with all its entries and data; returns the entries it had. */
+  /**
+   * Deletes a stage's entries and data attempts, and then its folders if nothing else is left in
+   * them; returns the entries it had. What is not the stage cache's ({@link Holdings}) stays.
+   */
   public int clear(String stage) throws IOException {
-    int n = list(stage).size();
-    store.delete(StageLayout.stageDir(stage));
-    return n;
+    List<Listed> entries = list(stage);
+    for (Listed l : entries) {
+      delete(stage, l.record().key(), l.record().data());
+    }
+    for (StoreFile attempt : store.children(StageLayout.dataRoot(stage))) {
+      if (attempt.directory() && StageLayout.keyOfDataFolder(name(attempt)).isPresent()) {
+        store.delete(attempt.path()); // an attempt no entry names, in a stage folder of ours
+      }
+    }
+    deleteIfEmpty(StageLayout.dataRoot(stage));
+    deleteIfEmpty(StageLayout.stageDir(stage));
+    return entries.size();
   }
 
-  /** Deletes every stage entry and data folder (and nothing else at the location). */
+  /** Deletes every stage's entries and data (and nothing else at the location). */
   public int clearAll() throws IOException {
     int n = 0;
     for (String stage : stages()) {
       n += clear(stage);
     }
-    store.delete(StageLayout.ROOT);
+    deleteIfEmpty(StageLayout.ROOT);
     return n;
   }
 
-  /**
-   * Deletes entries last read before {@code now - maxAge}, then the least recently read ones until
-   * at most {@code maxEntries} entries of at most {@code maxBytes} bytes remain (a limit {@code <= 0}
-   * or null is no limit). Returns the entries deleted.
-   */
-  public List<Listed> prune(long maxBytes, int maxEntries, Duration maxAge, Instant now) throws IOException {
-    return prune(maxBytes, maxEntries, maxAge, now, Set.of()).deleted();
+  /** Removes an empty folder of the stage cache's; one that holds anything (the user's, a link) stays. */
+  private void deleteIfEmpty(String folder) throws IOException {
+    store.deleteIfEmpty(folder);
   }
 
   /**
-   * What a prune did.
+   * What a prune did, or with a dry run would do.
    *
-   * @param deleted the entries deleted
+   * @param deleted the entries deleted (or that would be), least recently read first
    * @param keptEntries how many entries it left
-   * @param keptBytes the data bytes of those it left (0 when it pruned by no size limit: not read then)
+   * @param keptBytes the data bytes of those it left
    */
   public record Pruned(List<Listed> deleted, int keptEntries, long keptBytes) {}
 
   /**
-   * {@link #prune(long, int, Duration, Instant)}, keeping the entries named in {@code keep} ({@code
-   * stage/key}, an entry just published) whatever their age and counting them first. Records are
-   * read only where needed: every entry's when there is a size limit (its bytes), otherwise only the
-   * deleted ones' (their data folders); the rest is one listing per stage.
+   * Deletes what {@link PrunePlanner} chooses for {@code limits}: least recently read first, never an
+   * entry named in {@code keep} ({@code stage/key}, an entry just published). With {@code dryRun} it
+   * deletes nothing and returns the same plan, so a dry run reports what the real run deletes.
    */
-  public Pruned prune(long maxBytes, int maxEntries, Duration maxAge, Instant now, Set<String> keep)
-      throws IOException {
-    List<Present> all = new ArrayList<>();
-    for (String stage : stages()) {
-      for (StoreFile f : store.children(StageLayout.stageDir(stage))) {
-        String key = f.path().substring(f.path().lastIndexOf('/') + 1);
-        if (f.directory() && StageLayout.isKey(key)) {
-          all.add(new Present(stage, key, f.lastModified(), keep.contains(stage + "/" + key)));
-        }
-      }
+  public Pruned prune(CacheLimits limits, Instant now, Set<String> keep, boolean dryRun) throws IOException {
+    List<PrunePlanner.Candidate<Listed>> candidates = new ArrayList<>();
+    long total = 0;
+    for (Listed l : list()) {
+      EntryRecord r = l.record();
+      candidates.add(new PrunePlanner.Candidate<>(l, StageLayout.entry(r.stage(), r.key()), r.bytes(), l.lastAccess(),
+          keep.contains(r.stage() + "/" + r.key())));
+      total += r.bytes();
     }
-    all.sort(Comparator.comparing(Present::kept).thenComparing(Present::lastAccess).reversed());
-    List<Listed> doomed = new ArrayList<>();
-    long bytes = 0;
-    int kept = 0;
-    for (Present p : all) {
-      EntryRecord r = null;
-      if (maxBytes > 0) {
-        r = readOrWarn(p);
-        if (r == null) {
-          continue; // damaged: left alone, as list() leaves it out
-        }
-      }
-      boolean tooOld = !p.kept() && maxAge != null && !maxAge.isZero() && !maxAge.isNegative()
-          && p.lastAccess().isBefore(now.minus(maxAge));
-      boolean tooMany = maxEntries > 0 && kept + 1 > maxEntries;
-      boolean tooBig = r != null && bytes + r.bytes() > maxBytes;
-      if (tooOld || tooMany || tooBig) {
-        r = r != null ? r : readOrWarn(p);
-        if (r != null) {
-          doomed.add(new Listed(r, p.lastAccess()));
-        }
-      } else {
-        kept++;
-        bytes += r == null ? 0 : r.bytes();
-      }
-    }
+    List<Listed> doomed = PrunePlanner.plan(candidates, limits, now);
+    long freed = 0;
     for (Listed l : doomed) {
-      delete(l.record().stage(), l.record().key(), l.record().data());
+      if (!dryRun) {
+        delete(l.record().stage(), l.record().key(), l.record().data());
+      }
+      freed += l.record().bytes();
     }
-    return new Pruned(doomed, kept, bytes);
-  }
-
-  /** An entry's folder as listed: when it was last read, and whether the prune must keep it. */
-  private record Present(String stage, String key, Instant lastAccess, boolean kept) {}
-
-  private EntryRecord readOrWarn(Present p) {
-    try {
-      return read(p.stage(), p.key()).orElse(null);
-    } catch (IOException e) {
-      Warnings.warn(EntryCatalog.class, "skipping the stage entry " + StageLayout.entry(p.stage(), p.key()) + " in "
-          + store.location() + ": " + e.getMessage());
-      return null;
-    }
+    return new Pruned(doomed, candidates.size() - doomed.size(), total - freed);
   }
 
   /**
@@ -218,7 +191,7 @@ public final class EntryCatalog {
     for (String stage : stages()) {
       removed += sweep(stage, age, now);
     }
-    store.sweep(STORE_SWEEP_AGE);
+    Sweep.temporaries(store); // the store's own temporaries (records being published): Memory's sweep
     return removed;
   }
 

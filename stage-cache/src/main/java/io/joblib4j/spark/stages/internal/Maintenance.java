@@ -59,8 +59,8 @@ final class Maintenance {
       if (settings.limited()) {
         Tally t = TALLIES.computeIfPresent(location, (k, v) -> v.plus(published));
         if (t == null || !now.isBefore(t.pruned().plus(PRUNE_INTERVAL)) || over(t)) {
-          EntryCatalog.Pruned p = catalog.prune(settings.maxBytes(), settings.maxEntries(), settings.maxAge(), now,
-              Set.of(published.stage() + "/" + published.key()));
+          EntryCatalog.Pruned p = catalog.prune(settings.limits(), now, Set.of(published.stage() + "/" + published.key()),
+              false);
           TALLIES.put(location, new Tally(now, p.keptEntries(), p.keptBytes()));
         }
       }

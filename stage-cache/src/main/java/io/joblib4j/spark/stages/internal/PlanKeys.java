@@ -2,7 +2,7 @@ package io.joblib4j.spark.stages.internal;
 
 import io.joblib4j.FunctionFingerprint;
 import io.joblib4j.Joblib;
-import io.joblib4j.spark.StageKeyException;
+import io.joblib4j.spark.stages.StageKeyException;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -78,7 +78,7 @@ public final class PlanKeys {
    * the plain (not time-travel) Delta reads it keyed, location to version: a call that computes
    * reads them at those versions ({@link DeltaTables#readAt}).
    */
-  public static Map<String, Long> addDataset(KeyParts parts, String prefix, Dataset<?> ds, Allowances allow) {
+  public static Map<String, Long> addDataset(StageKey parts, String prefix, Dataset<?> ds, Allowances allow) {
     if (ds.isStreaming()) {
       throw new StageKeyException(prefix + " is a streaming Dataset: a stage's result must be a finite"
           + " table. Cache the stage on a batch Dataset (spark.read() instead of spark.readStream()).");

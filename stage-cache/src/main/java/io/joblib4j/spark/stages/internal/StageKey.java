@@ -2,48 +2,52 @@ package io.joblib4j.spark.stages.internal;
 
 import io.joblib4j.HashAlgorithm;
 import io.joblib4j.Joblib;
+import io.joblib4j.MissExplanation.Component;
+import io.joblib4j.spi.upkeep.KeyParts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A stage call's key, component by component, so that {@code explain} can say which one differs
- * from a stored entry: each component is a name ({@code function}, {@code arg0.plan}, ...), a hash,
- * and what it covered for people.
+ * A stage call's key, part by part ({@link KeyParts}, shared with Memory's {@code explain}): each
+ * part a name ({@code function}, {@code arg0.plan}, ...), a hash, and what it covered for people;
+ * plus the stage's inputs for people. The key is the hash of every part's name and hash, in order.
  */
-public final class KeyParts {
-  private final LinkedHashMap<String, String> hashes = new LinkedHashMap<>();
-  private final LinkedHashMap<String, String> described = new LinkedHashMap<>();
+public final class StageKey {
+  private final KeyParts parts = new KeyParts();
   private final List<String> inputs = new ArrayList<>();
 
-  public KeyParts add(String component, String hash, String description) {
-    hashes.put(component, hash);
-    described.put(component, description);
+  public StageKey add(String component, String hash, String description) {
+    parts.add(Component.KEY_PART, -1, component, hash, description);
     return this;
   }
 
-  public KeyParts input(String description) {
+  public StageKey input(String description) {
     inputs.add(description);
     return this;
   }
 
-  /** The key: the hash of every component's name and hash, in order. */
+  /** The key: the hash of every part's name and hash, in order. */
   public String key() {
     List<String> flat = new ArrayList<>();
-    for (Map.Entry<String, String> e : hashes.entrySet()) {
+    for (Map.Entry<String, String> e : parts.hashes().entrySet()) {
       flat.add(e.getKey());
       flat.add(e.getValue());
     }
     return Joblib.hash(flat, HashAlgorithm.XXH3_128);
   }
 
+  public KeyParts parts() {
+    return parts;
+  }
+
   public LinkedHashMap<String, String> hashes() {
-    return new LinkedHashMap<>(hashes);
+    return parts.hashes();
   }
 
   public LinkedHashMap<String, String> described() {
-    return new LinkedHashMap<>(described);
+    return parts.described();
   }
 
   public List<String> inputs() {

@@ -2,6 +2,7 @@ package io.joblib4j.spark.stages.internal;
 
 import io.joblib4j.Joblib;
 import io.joblib4j.spi.support.StorePaths;
+import io.joblib4j.spi.upkeep.Holdings;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -21,14 +22,13 @@ import java.util.regex.Pattern;
  */
 public final class StageLayout {
   /** The top folder. Memory's function folders end in {@code -<12 hex digits>}, so this is never one. */
-  public static final String ROOT = "stages";
+  public static final String ROOT = Holdings.STAGES;
   /** An entry's record, the commit point. */
-  public static final String ENTRY_FILE = "entry.json";
+  public static final String ENTRY_FILE = Holdings.STAGE_ENTRY_FILE;
   /** The folder of a stage's data attempts. */
-  public static final String DATA = "data";
+  public static final String DATA = Holdings.STAGE_DATA;
   private static final int MAX_NAME = 100;
   private static final Pattern STAGE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*-[0-9a-f]{12}");
-  private static final Pattern KEY = Pattern.compile("[0-9a-f]{32}");
   private static final Pattern ATTEMPT = Pattern.compile("([0-9a-f]{32})\\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})");
   /** A stage's data folder inside any URI or path: {@code .../stages/<stage>/data/<key>.<attempt>}. */
   private static final Pattern DATA_PATH = Pattern.compile(".*/" + ROOT + "/(" + STAGE.pattern() + ")/" + DATA + "/"
@@ -45,12 +45,14 @@ public final class StageLayout {
     return (readable.isEmpty() ? "stage" : readable) + "-" + Joblib.hash(identity).substring(0, 12).toLowerCase(Locale.ROOT);
   }
 
+  /** Whether a name is shaped as a stage folder's: necessary, not sufficient ({@link Holdings#isStageFolder}). */
   public static boolean isStageFolder(String segment) {
-    return STAGE.matcher(segment).matches();
+    return Holdings.isFolderName(segment);
   }
 
+  /** Whether a name is shaped as a key ({@link Holdings#isKey}). */
   public static boolean isKey(String segment) {
-    return KEY.matcher(segment).matches();
+    return Holdings.isKey(segment);
   }
 
   public static String stageDir(String stage) {

@@ -3,16 +3,19 @@ package io.joblib4j.spark.stages.internal;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.lit;
 
+import io.joblib4j.CacheEntry;
 import io.joblib4j.FunctionFingerprint;
 import io.joblib4j.Joblib;
+import io.joblib4j.MissExplanation;
 import io.joblib4j.fn.Fn1;
 import io.joblib4j.fn.Fn2;
 import io.joblib4j.fn.Fn3;
 import io.joblib4j.fn.Fn4;
-import io.joblib4j.spark.StageKeyException;
+import io.joblib4j.spark.stages.StageKeyException;
 import io.joblib4j.spi.EntryFile;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.support.Warnings;
+import io.joblib4j.spi.upkeep.KeyParts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -44,7 +47,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * The stage cache's protocol, for one call of a cached stage:
  *
  * <ol>
- *   <li>The key ({@link KeyParts}): the stage function's fingerprint, the Spark version, the SQL
+ *   <li>The key ({@link StageKey}): the stage function's fingerprint, the Spark version, the SQL
  *       settings that change results, how the output is written, and each argument (a Dataset by
  *       {@link PlanKeys}, anything else by {@code Joblib.hash}).
  *   <li>A hit is a committed entry ({@code entry.json} published through the {@link Store}) whose
@@ -105,7 +108,7 @@ public final class StageRunner {
    *
    * @param deltaPins per Dataset argument (by index), the plain Delta reads it keyed: location to version
    */
-  record Keyed(String stage, String name, String identity, KeyParts parts, String key,
+  record Keyed(String stage, String name, String identity, StageKey parts, String key,
       Map<Integer, Map<String, Long>> deltaPins) {}
 
   Keyed keyOf(StageSpec spec, Object[] args) {
@@ -123,7 +126,7 @@ public final class StageRunner {
           + " be invalidated when its code changes. Define it in a class compiled to a jar or folder on the"
           + " class path, or clear the stage by hand after changing it.");
     }
-    KeyParts parts = new KeyParts();
+    StageKey parts = new StageKey();
     parts.add("function", f.hash(), f.name() + " (code " + f.codeVersion() + ", captured values " + f.capturedHash() + ")");
     parts.add("spark", Joblib.hash(spark.version()), "Spark " + spark.version());
     TreeMap<String, String> conf = resultSettings();
@@ -425,48 +428,51 @@ public final class StageRunner {
 
   // ---- explain ------------------------------------------------------------------------------
 
-  /** Which key components of this call differ from the latest entry of its stage, for people. */
-  public String explain(StageSpec spec, Object[] args) {
-    Keyed k;
-    try {
-      k = keyOf(spec, args);
-    } catch (StageKeyException e) {
-      return "cannot be keyed: " + e.getMessage();
-    }
+  /**
+   * Whether this call would read a stored entry, and if not, which parts of its key differ from the
+   * stage's latest entry: the same typed answer, and the same comparison ({@link KeyParts}), as
+   * Memory's {@code explain}.
+   */
+  public MissExplanation explain(StageSpec spec, Object[] args) {
+    Keyed k = keyOf(spec, args);
     List<EntryCatalog.Listed> entries;
     try {
       entries = catalog.list(k.stage());
     } catch (IOException e) {
-      return k.name() + ": key " + k.key() + "; the stage's entries cannot be listed: " + e.getMessage();
+      throw new UncheckedIOException("cannot list the entries of " + k.name() + " at " + store.location() + ": "
+          + e.getMessage(), e);
     }
+    String call = k.name() + "(" + described(args) + ")";
     for (EntryCatalog.Listed l : entries) {
       if (l.record().key().equals(k.key())) {
-        return k.name() + ": key " + k.key() + " is stored (created " + l.record().created() + ", " + l.record().rows()
-            + " rows): the next call reads it.";
+        return new MissExplanation(call, true, Optional.empty(), List.of());
       }
     }
     if (entries.isEmpty()) {
-      return k.name() + ": key " + k.key() + " is not stored, and the stage has no entries: the next call computes it.";
+      return new MissExplanation(call, false, Optional.empty(), List.of());
     }
-    EntryRecord latest = entries.get(0).record();
-    StringBuilder sb = new StringBuilder(k.name() + ": key " + k.key() + " is not stored: the next call computes it."
-        + " The latest entry (key " + latest.key() + ", created " + latest.created() + ") differs in:");
-    Map<String, String> now = k.parts().hashes();
-    Map<String, String> then = latest.components() == null ? Map.of() : latest.components();
-    Map<String, String> thenDescribed = latest.described() == null ? Map.of() : latest.described();
-    for (Map.Entry<String, String> e : now.entrySet()) {
-      String before = then.get(e.getKey());
-      if (!e.getValue().equals(before)) {
-        sb.append("\n  ").append(e.getKey()).append(": now ").append(k.parts().described().get(e.getKey()))
-            .append(before == null ? " (absent then)" : "; then " + thenDescribed.get(e.getKey()));
-      }
+    EntryCatalog.Listed latest = entries.get(0);
+    EntryRecord r = latest.record();
+    KeyParts then = KeyParts.of(MissExplanation.Component.KEY_PART, r.components() == null ? Map.of() : r.components(),
+        r.described() == null ? Map.of() : r.described());
+    return new MissExplanation(call, false, Optional.of(asCacheEntry(latest)),
+        KeyParts.differences(k.parts().parts(), then));
+  }
+
+  /** A stage entry as {@link MissExplanation#closest()} names entries. */
+  private CacheEntry asCacheEntry(EntryCatalog.Listed l) {
+    EntryRecord r = l.record();
+    Instant created = Instant.parse(r.created());
+    return new CacheEntry(r.name(), r.stage(), r.key(), null, r.described(), r.bytes(), created,
+        l.lastAccess().isBefore(created) ? created : l.lastAccess(), null, StageLayout.entry(r.stage(), r.key()));
+  }
+
+  private static String described(Object[] args) {
+    List<String> out = new ArrayList<>();
+    for (Object a : args) {
+      out.add(a instanceof Dataset<?> ? "Dataset" : a instanceof SparkSession ? "SparkSession" : shortly(a));
     }
-    for (String gone : then.keySet()) {
-      if (!now.containsKey(gone)) {
-        sb.append("\n  ").append(gone).append(": absent now; then ").append(thenDescribed.get(gone));
-      }
-    }
-    return sb.toString();
+    return String.join(", ", out);
   }
 
   // ---- housekeeping -------------------------------------------------------------------------
@@ -488,12 +494,6 @@ public final class StageRunner {
   }
 
   static String shortly(Object v) {
-    String s;
-    try {
-      s = String.valueOf(v);
-    } catch (RuntimeException e) {
-      s = v.getClass().getName();
-    }
-    return s.length() <= 200 ? s : s.substring(0, 197) + "...";
+    return KeyParts.describe(v);
   }
 }

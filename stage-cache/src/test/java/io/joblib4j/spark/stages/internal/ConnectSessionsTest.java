@@ -3,7 +3,7 @@ package io.joblib4j.spark.stages.internal;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.joblib4j.spark.TestSpark;
+import io.joblib4j.spark.stages.TestSpark;
 import org.apache.spark.sql.connect.FakeConnectSession;
 import org.junit.jupiter.api.Test;
 

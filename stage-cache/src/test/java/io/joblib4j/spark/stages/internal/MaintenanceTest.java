@@ -4,9 +4,9 @@ import static org.apache.spark.sql.functions.col;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.joblib4j.fn.Fn1;
-import io.joblib4j.spark.Pipelines;
-import io.joblib4j.spark.TestClock;
-import io.joblib4j.spark.TestSpark;
+import io.joblib4j.spark.stages.Pipelines;
+import io.joblib4j.spark.stages.TestClock;
+import io.joblib4j.spark.stages.TestSpark;
 import io.joblib4j.spi.Stores;
 import java.io.IOException;
 import java.nio.file.Files;

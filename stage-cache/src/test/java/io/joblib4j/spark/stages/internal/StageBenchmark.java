@@ -4,9 +4,9 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.sum;
 
 import io.joblib4j.hdfs.MiniDfs;
-import io.joblib4j.spark.Stage1;
-import io.joblib4j.spark.StageCache;
-import io.joblib4j.spark.StageEntry;
+import io.joblib4j.spark.stages.Stage1;
+import io.joblib4j.spark.stages.StageCache;
+import io.joblib4j.spark.stages.StageEntry;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -3,9 +3,9 @@ package io.joblib4j.spark.stages.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.joblib4j.hdfs.MiniDfs;
-import io.joblib4j.spark.Stage1;
-import io.joblib4j.spark.StageCache;
-import io.joblib4j.spark.StageEntry;
+import io.joblib4j.spark.stages.Stage1;
+import io.joblib4j.spark.stages.StageCache;
+import io.joblib4j.spark.stages.StageEntry;
 import io.joblib4j.testing.Rendezvous;
 import java.io.IOException;
 import java.nio.file.Files;

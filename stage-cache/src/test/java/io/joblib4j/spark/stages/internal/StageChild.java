@@ -1,7 +1,7 @@
 package io.joblib4j.spark.stages.internal;
 
-import io.joblib4j.spark.Stage1;
-import io.joblib4j.spark.StageCache;
+import io.joblib4j.spark.stages.Stage1;
+import io.joblib4j.spark.stages.StageCache;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
