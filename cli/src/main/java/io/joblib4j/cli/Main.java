@@ -24,8 +24,16 @@ import org.apiguardian.api.API;
  *   <tr><td>{@value #USAGE}</td><td>the command line is wrong: unknown command or option, a bad size,
  *       age or {@code --conf}, a URI no store serves; nothing was read or changed</td></tr>
  *   <tr><td>{@value #UNREACHABLE}</td><td>the location cannot be used: it does not exist, or it cannot be
- *       reached, read or written (an I/O error, a NameNode down)</td></tr>
+ *       reached, read or written (an I/O error, a NameNode down, permission denied: the message names the
+ *       path and the cause), or {@code verify} could not read some of the cache's files</td></tr>
+ *   <tr><td>{@value #NO_CACHE}</td><td>a command that deletes ({@code rm}, {@code prune}, {@code verify
+ *       --repair}, {@code stages rm/clear/prune/sweep}) was pointed at a location that holds no joblib4j
+ *       cache; nothing was changed there</td></tr>
  * </table>
+ *
+ * The same situation has the same code in every command, Memory's and the stage cache's: nothing
+ * matched ({@code rm} of an unknown function, key or stage, {@code stages clear} of an unknown stage)
+ * is {@value #FINDINGS}.
  *
  * Results go to standard output (tables, or JSON with {@code --json}); messages, warnings and the
  * progress bar (only when standard error is a terminal) to standard error.
@@ -40,6 +48,8 @@ public final class Main {
   public static final int USAGE = 2;
   /** Exit code: the location does not exist or cannot be reached, read or written. */
   public static final int UNREACHABLE = 3;
+  /** Exit code: a command that deletes found no joblib4j cache at the location, and changed nothing. */
+  public static final int NO_CACHE = 4;
 
   private Main() {}
 

@@ -4,11 +4,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.joblib4j.CacheEntry;
 import io.joblib4j.CacheListing;
+import io.joblib4j.Memory;
 import io.joblib4j.cli.internal.CliException;
+import io.joblib4j.cli.internal.Guard;
 import io.joblib4j.cli.internal.Json;
 import io.joblib4j.cli.internal.Progress;
 import io.joblib4j.cli.internal.Text;
-import io.joblib4j.Memory;
 import io.joblib4j.spi.Store;
 import java.io.PrintStream;
 import java.util.List;
@@ -25,18 +26,21 @@ final class MemoryCommands {
      * location this user may only read, with one listing of the store.
      */
     static Cache open(LocationOptions where) {
-      return open(where, false);
-    }
-
-    /** For commands that change the cache ({@code rm}, {@code prune}, {@code verify --repair}). */
-    static Cache openForChanges(LocationOptions where) {
-      return open(where, true);
-    }
-
-    static Cache open(LocationOptions where, boolean changes) {
       Store store = where.open();
+      return new Cache(store, Memory.builder(store).verbose(0).readOnly().build(), where.location);
+    }
+
+    /**
+     * For commands that delete ({@code rm}, {@code prune}, {@code verify --repair}), dry runs too:
+     * refused, with nothing written, where the location holds no joblib4j cache. The check comes
+     * before the Memory exists: a writing Memory prepares its location (a {@code .gitignore}), which at
+     * a folder of the user's would hide their files from git.
+     */
+    static Cache openToDelete(LocationOptions where, boolean dryRun) {
+      Store store = where.open();
+      Guard.requireCache(store, where.location);
       Memory.Builder b = Memory.builder(store).verbose(0);
-      return new Cache(store, (changes ? b : b.readOnly()).build(), where.location);
+      return new Cache(store, (dryRun ? b.readOnly() : b).build(), where.location);
     }
 
     String location() {

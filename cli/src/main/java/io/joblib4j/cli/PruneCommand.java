@@ -27,19 +27,9 @@ final class PruneCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     limits.check();
-    CacheLimits l = CacheLimits.none();
-    if (limits.maxSize != null) {
-      l = l.bytes(limits.maxBytes());
-    }
-    if (limits.maxItems != null) {
-      l = l.items(limits.items());
-    }
-    if (limits.maxAge != null) {
-      l = l.age(limits.age());
-    }
-    CacheLimits chosen = l;
+    CacheLimits chosen = limits.limits();
     Context c = Context.current();
-    try (MemoryCommands.Cache cache = MemoryCommands.Cache.open(where, !limits.dryRun)) {
+    try (MemoryCommands.Cache cache = MemoryCommands.Cache.openToDelete(where, limits.dryRun)) {
       PruneReport r = Progress.during("pruning", () -> cache.memory().prune(chosen, limits.dryRun));
       if (json) {
         ObjectNode doc = Json.document("prune", cache.location());

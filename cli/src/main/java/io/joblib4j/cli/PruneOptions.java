@@ -1,5 +1,6 @@
 package io.joblib4j.cli;
 
+import io.joblib4j.CacheLimits;
 import io.joblib4j.cli.internal.CliException;
 import io.joblib4j.cli.internal.Text;
 import java.time.Duration;
@@ -32,6 +33,21 @@ final class PruneOptions {
       throw new CliException(Main.USAGE, "--max-items " + maxItems + ": must be 1 or more (clear deletes everything)");
     }
     return maxItems == null ? 0 : maxItems;
+  }
+
+  /** The limits given, as every cache states them; {@link #check()} first. */
+  CacheLimits limits() {
+    CacheLimits l = CacheLimits.none();
+    if (maxSize != null) {
+      l = l.bytes(maxBytes());
+    }
+    if (maxItems != null) {
+      l = l.items(items());
+    }
+    if (maxAge != null) {
+      l = l.age(age());
+    }
+    return l;
   }
 
   /** At least one limit, checked before anything is read. */

@@ -32,7 +32,7 @@ final class RmCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Context c = Context.current();
-    try (MemoryCommands.Cache cache = MemoryCommands.Cache.open(where, !dryRun)) {
+    try (MemoryCommands.Cache cache = MemoryCommands.Cache.openToDelete(where, dryRun)) {
       CacheListing listing = cache.list(false);
       List<CacheEntry> ofFunction = listing.stream().filter(e -> MemoryCommands.ofFunction(e, target)).toList();
       Set<String> paths = new LinkedHashSet<>();

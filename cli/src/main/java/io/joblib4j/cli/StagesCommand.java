@@ -4,16 +4,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.joblib4j.cli.internal.CliException;
 import io.joblib4j.cli.internal.Context;
+import io.joblib4j.cli.internal.Guard;
 import io.joblib4j.cli.internal.Json;
 import io.joblib4j.cli.internal.Progress;
-import io.joblib4j.cli.internal.PrunePlan;
 import io.joblib4j.cli.internal.Text;
-import io.joblib4j.spark.StageCatalog;
-import io.joblib4j.spark.StageEntry;
+import io.joblib4j.spark.stages.StageCatalog;
+import io.joblib4j.spark.stages.StageEntry;
 import io.joblib4j.spi.Store;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +33,13 @@ final class StagesCommand {
   /** Opens the catalog over a store the caller closes. */
   static StageCatalog catalog(Store store) {
     return StageCatalog.of(store);
+  }
+
+  /** For the commands that delete, dry runs too: the store, refused where the location holds no joblib4j cache. */
+  static Store openToDelete(LocationOptions where) {
+    Store store = where.open();
+    Guard.requireCache(store, where.location);
+    return store;
   }
 
   static ObjectNode json(StageEntry e) {
@@ -149,7 +155,7 @@ final class StagesCommand {
     @Override
     public Integer call() {
       Context c = Context.current();
-      try (Store store = where.open()) {
+      try (Store store = openToDelete(where)) {
         StageCatalog stages = catalog(store);
         List<StageEntry> all = stages.list();
         List<StageEntry> byKey = all.stream().filter(e -> target.length() >= 6 && e.key().startsWith(target)).toList();
@@ -165,8 +171,8 @@ final class StagesCommand {
         }
         List<StageEntry> ofStage = all.stream().filter(e -> e.stage().equals(target) || e.name().equals(target)).toList();
         if (ofStage.isEmpty()) {
-          c.err().println("joblib4j: no stage and no entry key " + target + " at " + where.location);
-          return Main.FINDINGS;
+          throw new CliException(Main.FINDINGS, "no stage and no entry key " + target + " at " + where.location
+              + " (joblib4j stages ls " + where.location + " lists them)");
         }
         int n = stages.clear(target);
         c.err().println("deleted " + n + " entries of " + target + " ("
@@ -189,15 +195,9 @@ final class StagesCommand {
     public Integer call() {
       limits.check();
       Context c = Context.current();
-      try (Store store = where.open()) {
-        StageCatalog stages = catalog(store);
-        List<StageEntry> deleted;
-        if (limits.dryRun) {
-          deleted = PrunePlan.select(stages.list(), StageEntry::bytes, StageEntry::lastAccess, limits.maxBytes(),
-              limits.items(), limits.age(), Instant.now());
-        } else {
-          deleted = stages.prune(limits.maxSize, limits.items(), limits.age());
-        }
+      try (Store store = openToDelete(where)) {
+        // the dry run is the plan the real run carries out: one planner for both
+        List<StageEntry> deleted = Progress.during("pruning", () -> catalog(store).prune(limits.limits(), limits.dryRun));
         long bytes = deleted.stream().mapToLong(StageEntry::bytes).sum();
         if (json) {
           ObjectNode doc = Json.document("stages prune", store.location().toString());
@@ -229,8 +229,12 @@ final class StagesCommand {
     @Override
     public Integer call() {
       Context c = Context.current();
-      try (Store store = where.open()) {
+      try (Store store = openToDelete(where)) {
         StageCatalog stages = catalog(store);
+        if (stage != null && stages.list(stage).isEmpty()) {
+          throw new CliException(Main.FINDINGS, "no entries of stage " + stage + " at " + where.location
+              + " (joblib4j stages ls " + where.location + " lists them)");
+        }
         int n = stage == null ? stages.clearAll() : stages.clear(stage);
         c.err().println("deleted " + n + " stage entries" + (stage == null ? "" : " of " + stage));
         return Main.OK;
@@ -251,7 +255,7 @@ final class StagesCommand {
     public Integer call() {
       Duration age = Text.parseAge("--older-than", olderThan);
       Context c = Context.current();
-      try (Store store = where.open()) {
+      try (Store store = openToDelete(where)) {
         int n = catalog(store).sweep(age);
         c.err().println("removed " + n + " abandoned data folders");
         return Main.OK;

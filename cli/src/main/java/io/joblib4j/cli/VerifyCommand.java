@@ -9,9 +9,9 @@ import io.joblib4j.cli.internal.Progress;
 import io.joblib4j.cli.internal.Text;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.StoreFile;
+import io.joblib4j.spi.upkeep.Sweep;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -24,25 +24,27 @@ import picocli.CommandLine.Option;
 /** {@code joblib4j verify LOCATION [--repair]}: Memory.verify; exit code 1 when it found a problem. */
 @Command(name = "verify", mixinStandardHelpOptions = true,
     description = {"Check every entry's files against the sizes and CRC32C checksums its metadata.json records, and "
-        + "report damaged entries, files Memory did not write, and temporaries of writers that died (older than an "
-        + "hour). With --repair, delete them (a damaged entry is recomputed by the next call).",
-        "Exit code 1 when anything was found (with --repair: found and deleted), 0 when all is well."})
+        + "report damaged entries, files in Memory's folders it did not write, files that could not be read, and "
+        + "temporaries of writers that died (older than an hour). With --repair, delete the damaged entries and the "
+        + "temporaries (a damaged entry is recomputed by the next call); foreign files and what could not be read "
+        + "are never deleted.",
+        "Exit code 0 when all is well, 1 when something was found (with --repair: found and deleted what it may), "
+        + "3 when some files could not be read (permission denied), 4 (with --repair) when the location holds no "
+        + "joblib4j cache."})
 final class VerifyCommand implements Callable<Integer> {
   @Mixin LocationOptions where;
 
-  @Option(names = "--repair", description = "delete what is damaged, foreign or abandoned")
+  @Option(names = "--repair", description = "delete the damaged entries and abandoned temporaries (never foreign or unreadable files)")
   boolean repair;
 
   @Option(names = "--json", description = "print JSON")
   boolean json;
 
-  /** Temporaries of writers that died: as old as Memory.verify wants them. */
-  static final Duration ABANDONED_AFTER = Duration.ofHours(1);
-
   @Override
   public Integer call() {
     Context c = Context.current();
-    try (MemoryCommands.Cache cache = MemoryCommands.Cache.open(where, repair)) {
+    try (MemoryCommands.Cache cache = repair ? MemoryCommands.Cache.openToDelete(where, false)
+        : MemoryCommands.Cache.open(where)) {
       // A writing Memory sweeps the temporaries dead writers left (older than an hour) when it first uses
       // the store, before verify can see them: with --repair, read them first, so that they are reported
       // all the same. Without, the Memory is read-only and sweeps nothing.
@@ -71,16 +73,31 @@ final class VerifyCommand implements Callable<Integer> {
         }
         c.err().println(r.entriesChecked() + " entries checked: " + (r.ok() ? "no problem found"
             : r.problems().size() + (r.problems().size() == 1 ? " problem" : " problems")
-                + (r.repaired() ? " found and deleted" : " found (joblib4j verify --repair " + where.location
-                + " deletes them)")));
+                + (r.repaired() ? repairedText(r)
+                : " found (joblib4j verify --repair " + where.location + " deletes the damaged entries and temporaries)")));
+      }
+      if (!r.problems(VerifyReport.Kind.UNREADABLE).isEmpty()) {
+        c.err().println("joblib4j: " + r.problems(VerifyReport.Kind.UNREADABLE).size() + " files could not be read"
+            + " (see UNREADABLE above): run as the cache's owner to check them");
+        return Main.UNREACHABLE;
       }
       return r.ok() ? Main.OK : Main.FINDINGS;
     }
   }
 
+  /** What a repair did: everything found deleted, or which problems it left (the user's, the unreadable). */
+  private static String repairedText(VerifyReport r) {
+    long left = r.problems(VerifyReport.Kind.FOREIGN_FILE).size() + r.problems(VerifyReport.Kind.UNREADABLE).size();
+    if (left == 0) {
+      return " found and deleted";
+    }
+    return " found, " + (r.problems().size() - left) + " deleted; " + left + " left as they are (not Memory's, or"
+        + " not readable)";
+  }
+
   private static List<StoreFile> temporaries(Store store) {
     try {
-      return store.temporaries(ABANDONED_AFTER);
+      return Sweep.abandoned(store);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list the temporaries at " + store.location() + ": " + e.getMessage(), e);
     }

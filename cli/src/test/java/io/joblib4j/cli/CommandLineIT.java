@@ -168,7 +168,7 @@ class CommandLineIT {
       assertThat(j.getManifest().getMainAttributes().getValue("Main-Class")).isEqualTo("io.joblib4j.cli.Main");
       List<String> names = j.stream().map(e -> e.getName()).toList();
       assertThat(names).contains("io/joblib4j/cli/Main.class", "picocli/CommandLine.class",
-          "io/joblib4j/spark/StageCatalog.class", "io/joblib4j/hdfs/HadoopStores.class");
+          "io/joblib4j/spark/stages/StageCatalog.class", "io/joblib4j/hdfs/HadoopStores.class");
       assertThat(names).noneMatch(n -> n.startsWith("org/apache/hadoop/") || n.startsWith("org/apache/spark/")
           || n.startsWith("com/fasterxml/") || n.startsWith("org/slf4j/"));
     }

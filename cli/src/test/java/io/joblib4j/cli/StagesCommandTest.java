@@ -4,7 +4,7 @@ import static org.apache.spark.sql.functions.col;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.joblib4j.spark.StageCache;
+import io.joblib4j.spark.stages.StageCache;
 import java.nio.file.Path;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -74,5 +74,43 @@ class StagesCommandTest {
     Run clear = Run.of("stages", "clear", at);
     assertThat(clear.err()).as(clear.toString()).contains("deleted 1 stage entries");
     assertThat(Run.of("stages", "ls", at, "--json").json().get("entries")).isEmpty();
+  }
+
+  @Test
+  void aDryRunNamesExactlyWhatThePruneThenDeletesUnderASizeLimit() {
+    String at = dir.resolve("sizes").toString();
+    StageCache stages = StageCache.at(spark, at);
+    stages.cache(StagesCommandTest::evens).apply(spark.range(0, 10, 1, 1).toDF()).count();
+    stages.cache(StagesCommandTest::evens).apply(spark.range(0, 5000, 1, 1).toDF()).count();
+    stages.cache(StagesCommandTest::odds).apply(spark.range(0, 100, 1, 1).toDF()).count();
+    JsonNode all = Run.of("stages", "ls", at, "--json").json();
+    long total = all.get("totalBytes").asLong();
+    String limit = String.valueOf(total - 1);
+
+    JsonNode dry = Run.of("stages", "prune", at, "--max-size", limit, "--dry-run", "--json").json();
+    JsonNode real = Run.of("stages", "prune", at, "--max-size", limit, "--json").json();
+
+    assertThat(keys(dry.get("deleted"))).isNotEmpty().isEqualTo(keys(real.get("deleted")));
+    assertThat(Run.of("stages", "ls", at, "--json").json().get("totalBytes").asLong()).isLessThanOrEqualTo(total - 1);
+  }
+
+  @Test
+  void maxAgeZeroDeletesEveryStageEntryAsItDoesMemorysEntries() {
+    String at = dir.resolve("age").toString();
+    StageCache stages = StageCache.at(spark, at);
+    stages.cache(StagesCommandTest::evens).apply(spark.range(0, 10, 1, 1).toDF()).count();
+    stages.cache(StagesCommandTest::odds).apply(spark.range(0, 10, 1, 1).toDF()).count();
+
+    Run prune = Run.of("stages", "prune", at, "--max-age", "0s");
+
+    assertThat(prune.code()).as(prune.toString()).isZero();
+    assertThat(prune.err()).contains("deleted 2 entries");
+    assertThat(Run.of("stages", "ls", at, "--json").json().get("entries")).isEmpty();
+  }
+
+  private static java.util.List<String> keys(JsonNode entries) {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    entries.forEach(e -> out.add(e.get("key").asText()));
+    return out;
   }
 }

@@ -1,6 +1,7 @@
 package io.joblib4j.cli.internal;
 
 import io.joblib4j.cli.Main;
+import io.joblib4j.spi.support.IoCauses;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -64,6 +65,9 @@ public final class Cli {
     Throwable cause = e.getCause();
     if (cause != null && cause.getMessage() != null && !m.contains(cause.getMessage())) {
       m += ": " + cause.getMessage();
+    }
+    if (IoCauses.accessDenied(e) && !m.toLowerCase(java.util.Locale.ROOT).contains("permission denied")) {
+      m += ": permission denied"; // a local refusal's message is only the path
     }
     return m;
   }

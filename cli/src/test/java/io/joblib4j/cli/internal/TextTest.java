@@ -36,17 +36,6 @@ class TextTest {
   }
 
   @Test
-  void aDryRunPrunesTheOldThenTheLeastRecentlyUsedUntilTheLimitsHold() {
-    Instant now = Instant.parse("2026-01-31T00:00:00Z");
-    record E(String n, long bytes, Instant last) {}
-    List<E> es = List.of(new E("old", 1, now.minus(Duration.ofDays(40))), new E("a", 10, now.minusSeconds(300)),
-        new E("b", 10, now.minusSeconds(200)), new E("c", 10, now.minusSeconds(100)));
-    assertThat(PrunePlan.select(es, E::bytes, E::last, 0, 0, Duration.ofDays(30), now)).extracting(E::n).containsExactly("old");
-    assertThat(PrunePlan.select(es, E::bytes, E::last, 15, 0, null, now)).extracting(E::n).containsExactly("old", "a", "b");
-    assertThat(PrunePlan.select(es, E::bytes, E::last, 0, 2, null, now)).extracting(E::n).containsExactly("old", "a");
-  }
-
-  @Test
   void hadoopSettingsComeFromHadoopConfDirThenConf() throws Exception {
     Files.writeString(dir.resolve("core-site.xml"), """
         <configuration>
