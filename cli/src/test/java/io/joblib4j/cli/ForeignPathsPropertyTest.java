@@ -38,7 +38,7 @@ class ForeignPathsPropertyTest {
   private static final int LOCATIONS = Integer.getInteger("joblib4j.property.locations", 10_000);
   private static final HexFormat HEX = HexFormat.of();
   @TempDir static Path template;
-  @TempDir Path dir;
+  @TempDir Path tempDir;
 
   /** What a destructive command or call does to a location. */
   private record Action(String name, Consumer<Path> run) {}
@@ -95,25 +95,51 @@ class ForeignPathsPropertyTest {
   @Test
   void noCommandOrCallChangesAPathThatIsNotJoblib4js() throws IOException {
     long seed = Long.getLong("joblib4j.property.seed", System.nanoTime());
+    // in memory where the machine has it: each location is written, changed and deleted, 10,000 times
+    Path shm = Path.of("/dev/shm");
+    Path dir = Files.isDirectory(shm) && Files.isWritable(shm) ? Files.createTempDirectory(shm, "joblib4j-foreign") : tempDir;
+    try {
+      run(seed, dir);
+    } finally {
+      if (!dir.equals(tempDir)) {
+        delete(dir);
+      }
+    }
+  }
+
+  private void run(long seed, Path dir) throws IOException {
     Random random = new Random(seed);
     Path outside = Files.createDirectories(dir.resolve("outside"));
     Files.writeString(outside.resolve("target.txt"), "the user's file a link points to\n");
     Map<String, Integer> runs = new TreeMap<>();
+    Map<String, Long> nanos = new TreeMap<>();
+    long generating = 0;
+    long checking = 0;
     for (int i = 0; i < LOCATIONS; i++) {
       Path at = dir.resolve("l" + i);
+      long t0 = System.nanoTime();
       List<Path> foreign = generate(random, at, outside);
       Action action = ACTIONS.get(random.nextInt(ACTIONS.size()));
       Map<String, String> before = snapshot(at, foreign);
       Map<String, String> outsideBefore = snapshot(outside, List.of(outside));
+      long t1 = System.nanoTime();
       action.run().accept(at);
+      long t2 = System.nanoTime();
       assertThat(snapshot(at, foreign)).as("seed %d, location %d: %s changed what is not joblib4j's", seed, i,
           action.name()).isEqualTo(before);
       assertThat(snapshot(outside, List.of(outside))).as("seed %d, location %d: %s followed a link", seed, i,
           action.name()).isEqualTo(outsideBefore);
       runs.merge(action.name(), 1, Integer::sum);
       delete(at);
+      generating += t1 - t0;
+      nanos.merge(action.name(), t2 - t1, Long::sum);
+      checking += System.nanoTime() - t2;
     }
     System.out.println("ForeignPathsPropertyTest: " + LOCATIONS + " locations (seed " + seed + "): " + runs);
+    StringBuilder ms = new StringBuilder();
+    nanos.forEach((name, n) -> ms.append(name).append('=').append(n / 1_000_000 / runs.get(name)).append(' '));
+    System.out.println("ForeignPathsPropertyTest: ms per location: generating " + generating / 1_000_000 / LOCATIONS
+        + ", checking " + checking / 1_000_000 / LOCATIONS + "; actions " + ms);
   }
 
   /** Fills {@code at} with a random mix; returns the paths that are the user's. */
