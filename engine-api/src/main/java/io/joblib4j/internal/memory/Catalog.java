@@ -74,8 +74,10 @@ public final class Catalog {
         continue; // no metadata.json: not an entry Memory published (Holdings), whatever its name
       }
       String name = names.computeIfAbsent(b.folder, f -> functionName(store, f));
-      Instant created = b.created != null ? b.created : b.dirTime;
-      Instant last = b.dirTime.isBefore(created) ? created : b.dirTime;
+      // the folder's time is the last access (every hit and Store.touch set it): what pruning orders by.
+      // metadata.json's time is the creation, written a moment after the folder's time when published.
+      Instant last = b.dirTime;
+      Instant created = b.created.isBefore(last) ? b.created : last;
       CacheEntry e = new CacheEntry(name, b.folder, b.key, null, Map.of(), b.size, created, last, null, b.path);
       out.add(details ? withDetails(store, e) : e);
     }

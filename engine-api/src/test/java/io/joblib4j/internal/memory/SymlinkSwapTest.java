@@ -265,7 +265,10 @@ class SymlinkSwapTest {
       while (!stop.get()) {
         try {
           if (Files.isDirectory(folder, Dir.NOFOLLOW)) {
-            Files.move(folder, aside, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            if (Files.exists(aside, Dir.NOFOLLOW)) {
+              LocalStore.deleteTree(aside); // a clear let the calls make the folder anew: the old one is stale
+            }
+            Files.move(folder, aside);
             Files.createSymbolicLink(folder, outside);
           } else {
             Files.deleteIfExists(folder);

@@ -5,7 +5,7 @@ import io.joblib4j.fn.Fn1;
 import io.joblib4j.fn.Fn2;
 import io.joblib4j.fn.Fn3;
 import io.joblib4j.fn.Fn4;
-import io.joblib4j.spark.stages.internal.CacheSettings;
+import io.joblib4j.spark.stages.internal.StageSettings;
 import io.joblib4j.spark.stages.internal.ConnectSessions;
 import io.joblib4j.spark.stages.internal.EntryCatalog;
 import io.joblib4j.spark.stages.internal.StageLayout;
@@ -333,7 +333,7 @@ public final class StageCache {
     public StageCache build() {
       ConnectSessions.refuse(spark);
       Store store = Stores.open(location, storeOptions);
-      CacheSettings settings = new CacheSettings(format, compression, maxBytes, maxEntries, maxAge, sweepAge, clock);
+      StageSettings settings = new StageSettings(format, compression, maxBytes, maxEntries, maxAge, sweepAge, clock);
       return new StageCache(new StageRunner(spark, store, settings), location);
     }
   }

@@ -40,10 +40,10 @@ final class Maintenance {
   }
 
   private final EntryCatalog catalog;
-  private final CacheSettings settings;
+  private final StageSettings settings;
   private final String location;
 
-  Maintenance(EntryCatalog catalog, CacheSettings settings) {
+  Maintenance(EntryCatalog catalog, StageSettings settings) {
     this.catalog = catalog;
     this.settings = settings;
     this.location = catalog.store().location().toString();

@@ -84,10 +84,10 @@ public final class StageRunner {
   private final SparkSession spark;
   private final Store store;
   private final EntryCatalog catalog;
-  private final CacheSettings settings;
+  private final StageSettings settings;
   private final Maintenance maintenance;
 
-  public StageRunner(SparkSession spark, Store store, CacheSettings settings) {
+  public StageRunner(SparkSession spark, Store store, StageSettings settings) {
     this.spark = spark;
     this.store = store;
     this.catalog = new EntryCatalog(store);
@@ -99,7 +99,7 @@ public final class StageRunner {
     return catalog;
   }
 
-  public CacheSettings settings() {
+  public StageSettings settings() {
     return settings;
   }
 

@@ -47,7 +47,7 @@ class MaintenanceTest {
   }
 
   private StageRunner runner(CountingStore store, int maxEntries, Duration maxAge, Duration sweepAge) {
-    return new StageRunner(spark, store, new CacheSettings("parquet", null, 0, maxEntries, maxAge, sweepAge, clock));
+    return new StageRunner(spark, store, new StageSettings("parquet", null, 0, maxEntries, maxAge, sweepAge, clock));
   }
 
   private Dataset<Row> below(long n) {

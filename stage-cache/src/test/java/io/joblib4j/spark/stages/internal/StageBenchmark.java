@@ -60,7 +60,7 @@ public final class StageBenchmark {
       String plainOut = root + "/plain";
 
       StageRunner keys0 = new StageRunner(spark, io.joblib4j.spi.Stores.open(root + "/cache", java.util.Map.of()),
-          new CacheSettings("parquet", null, 0, 0, null, java.time.Duration.ofDays(1), java.time.Clock.systemUTC()));
+          new StageSettings("parquet", null, 0, 0, null, java.time.Duration.ofDays(1), java.time.Clock.systemUTC()));
       StageSpec deriveSpec = StageSpec.of((io.joblib4j.fn.Fn1<Dataset<Row>, Dataset<Row>>) StageBenchmark::derive, 1);
       List<Long> key = new ArrayList<>();
       List<Long> hit = new ArrayList<>();
@@ -99,7 +99,7 @@ public final class StageBenchmark {
       spark.range(0, 100_000, 1, 1000).write().parquet(many);
       Dataset<Row> wide = spark.read().parquet(many);
       StageRunner runner = new StageRunner(spark, io.joblib4j.spi.Stores.open(root + "/cache", java.util.Map.of()),
-          new CacheSettings("parquet", null, 0, 0, null, java.time.Duration.ofDays(1), java.time.Clock.systemUTC()));
+          new StageSettings("parquet", null, 0, 0, null, java.time.Duration.ofDays(1), java.time.Clock.systemUTC()));
       StageSpec spec = StageSpec.of((io.joblib4j.fn.Fn1<Dataset<Row>, Dataset<Row>>) StageBenchmark::derive, 1);
       List<Long> keys = new ArrayList<>();
       for (int r = 0; r < 25; r++) {

@@ -33,7 +33,7 @@ class UnpublishedResultTest {
     spark.range(0, 100, 1, 2).write().parquet(input);
     CountingStore store = new CountingStore(Stores.open(dir.resolve("cache").toString(), Map.of()));
     store.failPublishWith(new IOException("the entry is being written by another writer (it holds the claim)"));
-    StageRunner runner = new StageRunner(spark, store, new CacheSettings("parquet", null, 0, 0, null,
+    StageRunner runner = new StageRunner(spark, store, new StageSettings("parquet", null, 0, 0, null,
         Duration.ofDays(1), Clock.systemUTC()));
     StageSpec clean = StageSpec.of((Fn1<Dataset<Row>, Dataset<Row>>) Pipelines::clean, 1);
     Pipelines.CLEAN_CALLS.set(0);

@@ -15,7 +15,7 @@ import java.time.Duration;
  * @param sweepAge data attempts no entry names are removed once this old
  * @param clock the clock of created and last-access times
  */
-public record CacheSettings(String format, String compression, long maxBytes, int maxEntries, Duration maxAge,
+public record StageSettings(String format, String compression, long maxBytes, int maxEntries, Duration maxAge,
     Duration sweepAge, Clock clock) {
 
   public boolean limited() {
