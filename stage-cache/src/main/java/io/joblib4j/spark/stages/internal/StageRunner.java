@@ -3,8 +3,6 @@ package io.joblib4j.spark.stages.internal;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.lit;
 
-import io.joblib4j.CacheEntry;
-import io.joblib4j.FunctionFingerprint;
 import io.joblib4j.Joblib;
 import io.joblib4j.MissExplanation;
 import io.joblib4j.fn.Fn1;
@@ -15,7 +13,6 @@ import io.joblib4j.spark.stages.StageKeyException;
 import io.joblib4j.spi.EntryFile;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.support.Warnings;
-import io.joblib4j.spi.upkeep.KeyParts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -25,10 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.spark.sql.DataFrameWriter;
 import org.apache.spark.sql.Dataset;
@@ -47,7 +41,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * The stage cache's protocol, for one call of a cached stage:
  *
  * <ol>
- *   <li>The key ({@link StageKey}): the stage function's fingerprint, the Spark version, the SQL
+ * *   <li>The key ({@link StageKeys}, part by part in a {@link StageKey}): the stage function's fingerprint, the Spark version, the SQL
  *       settings that change results, how the output is written, and each argument (a Dataset by
  *       {@link PlanKeys}, anything else by {@code Joblib.hash}).
  *   <li>A hit is a committed entry ({@code entry.json} published through the {@link Store}) whose
@@ -67,16 +61,6 @@ import scala.jdk.javaapi.CollectionConverters;
  * EntryCatalog#sweep} removes it once it is older than the sweep age.
  */
 public final class StageRunner {
-  /** Settings that change what a plan computes; {@code spark.sql.legacy.*} ones that are set join them. */
-  static final List<String> RESULT_SETTINGS = List.of("spark.sql.session.timeZone", "spark.sql.ansi.enabled",
-      "spark.sql.caseSensitive", "spark.sql.storeAssignmentPolicy", "spark.sql.timestampType",
-      "spark.sql.mapKeyDedupPolicy", "spark.sql.decimalOperations.allowPrecisionLoss",
-      "spark.sql.parquet.binaryAsString", "spark.sql.parquet.int96AsTimestamp",
-      "spark.sql.parquet.datetimeRebaseModeInRead", "spark.sql.parquet.int96RebaseModeInRead",
-      "spark.sql.files.ignoreCorruptFiles", "spark.sql.files.ignoreMissingFiles",
-      "spark.sql.files.ignoreInvalidPartitionPaths", "spark.sql.sources.partitionColumnTypeInference.enabled");
-  private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
-
   /** Test hooks: called after the data is written (before publishing), and after publishing. */
   static volatile Runnable afterWrite = () -> { };
   static volatile Runnable afterPublish = () -> { };
@@ -86,6 +70,8 @@ public final class StageRunner {
   private final EntryCatalog catalog;
   private final StageSettings settings;
   private final Maintenance maintenance;
+  private final StageKeys keys;
+  private final StageExplainer explainer;
 
   public StageRunner(SparkSession spark, Store store, StageSettings settings) {
     this.spark = spark;
@@ -93,6 +79,8 @@ public final class StageRunner {
     this.catalog = new EntryCatalog(store);
     this.settings = settings;
     this.maintenance = new Maintenance(catalog, settings);
+    this.keys = new StageKeys(spark, settings);
+    this.explainer = new StageExplainer(keys, catalog, store);
   }
 
   public EntryCatalog catalog() {
@@ -103,87 +91,10 @@ public final class StageRunner {
     return settings;
   }
 
-  /**
-   * The key of a call, and the stage folder it goes in.
-   *
-   * @param deltaPins per Dataset argument (by index), the plain Delta reads it keyed: location to version
-   */
-  record Keyed(String stage, String name, String identity, StageKey parts, String key,
-      Map<Integer, Map<String, Long>> deltaPins) {}
-
-  Keyed keyOf(StageSpec spec, Object[] args) {
-    if (args.length != spec.arity()) {
-      throw new IllegalArgumentException("the stage takes " + spec.arity() + " arguments, got " + args.length);
-    }
-    FunctionFingerprint f;
-    try {
-      f = spec.fingerprint();
-    } catch (IllegalArgumentException e) {
-      throw new StageKeyException("the stage function cannot be keyed: " + e.getMessage());
-    }
-    if (!f.codeKnown() && WARNED.add(f.identity())) {
-      Warnings.warn(StageRunner.class, "cannot read the bytecode of " + f.identity() + ": its stage entries will not"
-          + " be invalidated when its code changes. Define it in a class compiled to a jar or folder on the"
-          + " class path, or clear the stage by hand after changing it.");
-    }
-    StageKey parts = new StageKey();
-    parts.add("function", f.hash(), f.name() + " (code " + f.codeVersion() + ", captured values " + f.capturedHash() + ")");
-    parts.add("spark", Joblib.hash(spark.version()), "Spark " + spark.version());
-    TreeMap<String, String> conf = resultSettings();
-    parts.add("settings", Joblib.hash(conf), conf.toString());
-    List<Object> output = List.of(settings.format(), spec.partitionBy());
-    parts.add("output", Joblib.hash(output), settings.format() + (spec.partitionBy().isEmpty() ? ""
-        : " partitioned by " + spec.partitionBy()));
-    PlanKeys.Allowances allow = new PlanKeys.Allowances(spec.allowNondeterministic(), spec.inputKey() != null);
-    Map<Integer, Map<String, Long>> deltaPins = new TreeMap<>();
-    for (int i = 0; i < args.length; i++) {
-      Object a = args[i];
-      String name = "arg" + i;
-      if (a instanceof Dataset<?> ds) {
-        Map<String, Long> pins = PlanKeys.addDataset(parts, name, ds, allow);
-        if (!pins.isEmpty()) {
-          deltaPins.put(i, pins);
-        }
-      } else if (a instanceof SparkSession) {
-        parts.add(name, "session", "the SparkSession (not part of the key)");
-      } else {
-        try {
-          parts.add(name, Joblib.hash(a), shortly(a));
-          parts.input(name + ": " + shortly(a));
-        } catch (IllegalArgumentException e) {
-          throw new StageKeyException("argument " + i + " of " + f.name() + " cannot be keyed: " + e.getMessage());
-        }
-      }
-    }
-    if (spec.inputKey() != null) {
-      parts.add("inputKey", Joblib.hash(spec.inputKey()), spec.inputKey());
-      parts.input("inputKey: " + spec.inputKey());
-    }
-    String stage = StageLayout.stageFolder(f.name(), f.identity());
-    return new Keyed(stage, f.name(), f.identity(), parts, parts.key(), deltaPins);
-  }
-
-  private TreeMap<String, String> resultSettings() {
-    TreeMap<String, String> out = new TreeMap<>();
-    for (String k : RESULT_SETTINGS) {
-      try {
-        out.put(k, spark.conf().get(k));
-      } catch (RuntimeException e) {
-        // not a setting of this Spark version and not set
-      }
-    }
-    for (Map.Entry<String, String> e : CollectionConverters.asJava(spark.conf().getAll()).entrySet()) {
-      if (e.getKey().startsWith("spark.sql.legacy.")) {
-        out.put(e.getKey(), e.getValue());
-      }
-    }
-    return out;
-  }
-
   // ---- the call -----------------------------------------------------------------------------
 
   public Dataset<Row> call(StageSpec spec, Object[] args) {
-    Keyed k = keyOf(spec, args);
+    StageKeys.Keyed k = keys.keyOf(spec, args);
     if (!spec.refresh()) {
       Optional<Dataset<Row>> hit = hit(k, spec);
       if (hit.isPresent()) {
@@ -198,7 +109,7 @@ public final class StageRunner {
    * deleted. The data is read first: Spark lists its folder for the read, and that listing is what
    * is checked against the record, so a hit lists the folder once.
    */
-  private Optional<Dataset<Row>> hit(Keyed k, StageSpec spec) {
+  private Optional<Dataset<Row>> hit(StageKeys.Keyed k, StageSpec spec) {
     EntryRecord r;
     try {
       Optional<EntryRecord> found = catalog.read(k.stage(), k.key());
@@ -295,7 +206,7 @@ public final class StageRunner {
     return out;
   }
 
-  private Dataset<Row> computeAndPublish(Keyed k, StageSpec spec, Object[] args) {
+  private Dataset<Row> computeAndPublish(StageKeys.Keyed k, StageSpec spec, Object[] args) {
     Dataset<?> result = invoke(spec, atKeyedVersions(k, args), k.name());
     String attempt = UUID.randomUUID().toString();
     String dataFolder = StageLayout.dataFolder(k.key(), attempt);
@@ -362,7 +273,7 @@ public final class StageRunner {
   }
 
   /** The arguments, each plain Delta read in them pinned at the version the key holds. */
-  private static Object[] atKeyedVersions(Keyed k, Object[] args) {
+  private static Object[] atKeyedVersions(StageKeys.Keyed k, Object[] args) {
     if (k.deltaPins().isEmpty()) {
       return args;
     }
@@ -426,53 +337,16 @@ public final class StageRunner {
   }
 
 
+  /** The key of a call ({@link StageKeys#keyOf}). */
+  StageKeys.Keyed keyOf(StageSpec spec, Object[] args) {
+    return keys.keyOf(spec, args);
+  }
+
   // ---- explain ------------------------------------------------------------------------------
 
-  /**
-   * Whether this call would read a stored entry, and if not, which parts of its key differ from the
-   * stage's latest entry: the same typed answer, and the same comparison ({@link KeyParts}), as
-   * Memory's {@code explain}.
-   */
+  /** {@link StageExplainer#explain}. */
   public MissExplanation explain(StageSpec spec, Object[] args) {
-    Keyed k = keyOf(spec, args);
-    List<EntryCatalog.Listed> entries;
-    try {
-      entries = catalog.list(k.stage());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list the entries of " + k.name() + " at " + store.location() + ": "
-          + e.getMessage(), e);
-    }
-    String call = k.name() + "(" + described(args) + ")";
-    for (EntryCatalog.Listed l : entries) {
-      if (l.record().key().equals(k.key())) {
-        return new MissExplanation(call, true, Optional.empty(), List.of());
-      }
-    }
-    if (entries.isEmpty()) {
-      return new MissExplanation(call, false, Optional.empty(), List.of());
-    }
-    EntryCatalog.Listed latest = entries.get(0);
-    EntryRecord r = latest.record();
-    KeyParts then = KeyParts.of(MissExplanation.Component.KEY_PART, r.components() == null ? Map.of() : r.components(),
-        r.described() == null ? Map.of() : r.described());
-    return new MissExplanation(call, false, Optional.of(asCacheEntry(latest)),
-        KeyParts.differences(k.parts().parts(), then));
-  }
-
-  /** A stage entry as {@link MissExplanation#closest()} names entries. */
-  private CacheEntry asCacheEntry(EntryCatalog.Listed l) {
-    EntryRecord r = l.record();
-    Instant created = Instant.parse(r.created());
-    return new CacheEntry(r.name(), r.stage(), r.key(), null, r.described(), r.bytes(), created,
-        l.lastAccess().isBefore(created) ? created : l.lastAccess(), null, StageLayout.entry(r.stage(), r.key()));
-  }
-
-  private static String described(Object[] args) {
-    List<String> out = new ArrayList<>();
-    for (Object a : args) {
-      out.add(a instanceof Dataset<?> ? "Dataset" : a instanceof SparkSession ? "SparkSession" : shortly(a));
-    }
-    return String.join(", ", out);
+    return explainer.explain(spec, args);
   }
 
   // ---- housekeeping -------------------------------------------------------------------------
@@ -493,7 +367,4 @@ public final class StageRunner {
     }
   }
 
-  static String shortly(Object v) {
-    return KeyParts.describe(v);
-  }
 }

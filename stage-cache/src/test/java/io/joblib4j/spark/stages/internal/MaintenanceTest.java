@@ -112,7 +112,7 @@ class MaintenanceTest {
     CountingStore store = store("cache");
     StageRunner runner = runner(store, 0, null, Duration.ZERO); // sweep age zero: due on every new entry
     runner.call(CLEAN, new Object[] {below(10)});
-    StageRunner.Keyed k = runner.keyOf(CLEAN, new Object[] {below(10)});
+    StageKeys.Keyed k = runner.keyOf(CLEAN, new Object[] {below(10)});
     Path data = dir.resolve("cache").resolve(StageLayout.dataRoot(k.stage()));
     // what a writer that died leaves: a whole folder of a key that has no entry
     String otherKey = "0123456789abcdef0123456789abcdef";
