@@ -33,8 +33,8 @@ class FreshProjectIT {
     String readme = Files.readString(Release.root().resolve("README.md"), StandardCharsets.UTF_8);
     String dependencies = codeBlockAfter(readme, "<!-- fresh-project: dependencies -->");
     String hello = codeBlockAfter(readme, "<!-- fresh-project: Hello.java -->");
-    assertThat(readme.indexOf("<!-- fresh-project: Hello.java -->")).as("the hello world comes before the"
-        + " long sections, near the top").isLessThan(readme.indexOf("## Memory"));
+    assertThat(readme.indexOf("<!-- fresh-project: Hello.java -->")).as("the hello world comes first, before"
+        + " the installation").isLessThan(readme.indexOf(SECTION));
 
     Path dir = Release.freshFolder("fresh-project");
     Path repo = dir.resolve("repository");
@@ -107,9 +107,9 @@ class FreshProjectIT {
   }
 
   @Test
-  void theExampleNotebooksAttachTheBundleAsTheReadmeSaysAndNoOtherJoblib4jArtifact() throws IOException {
-    String readme = Files.readString(Release.root().resolve("README.md"), StandardCharsets.UTF_8);
-    assertThat(readme).as("the README's word on notebooks").contains("A notebook on a cluster takes the same jar");
+  void theExampleNotebooksAttachTheBundleAsTheGuideSaysAndNoOtherJoblib4jArtifact() throws IOException {
+    String guide = Files.readString(Release.root().resolve("docs/spark.md"), StandardCharsets.UTF_8);
+    assertThat(guide).as("the guide's word on notebooks (docs/spark.md)").contains("A notebook on a cluster takes the same jar");
     try (Stream<Path> notebooks = Files.list(Release.root().resolve("examples/notebooks"))) {
       for (Path notebook : notebooks.toList()) {
         String text = Files.readString(notebook, StandardCharsets.UTF_8);
