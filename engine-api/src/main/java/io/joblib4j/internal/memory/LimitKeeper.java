@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * Keeps a Memory with limits ({@code Memory.builder(...).bytesLimit("50G")}) within them after every
@@ -44,6 +45,13 @@ final class LimitKeeper {
   private static final ConcurrentHashMap<String, LimitKeeper> BY_LOCATION = new ConcurrentHashMap<>();
   /** How old a listing may get before a store lists again; tests shorten it. */
   static volatile Duration refresh = Duration.ofSeconds(30);
+  /**
+   * Called with the location by a pruner after it listed and chose what to delete, before it deletes:
+   * tests pause the pruner here, as a scheduler that gives it no CPU would.
+   */
+  static volatile Consumer<String> midPrune = location -> {};
+  /** Called with the location by a storing thread about to wait for this JVM's pruner (tests count them). */
+  static volatile Consumer<String> writerWaits = location -> {};
 
   private final String location;
   private final AtomicLong baseBytes = new AtomicLong();
@@ -149,6 +157,7 @@ final class LimitKeeper {
       Instant oldest = limits.age() == null ? null : settings.clock().instant().minus(limits.age());
       List<CacheEntry> doomed = Pruning.victims(all, bytesTarget, itemsTarget, oldest,
           e -> OpenReads.reading(location, e.path()));
+      midPrune.accept(location);
       long freed = 0;
       int deleted = 0;
       for (CacheEntry e : doomed) {
