@@ -104,8 +104,10 @@ class LimitKeeperUnderStarvationTest {
       for (Future<?> d : done) {
         d.get(120, TimeUnit.SECONDS);
       }
-      assertThat(entries(cache).totalBytes()).as("the cache once every store has returned")
-          .isLessThanOrEqualTo(LIMIT);
+      CacheListing after = entries(cache);
+      System.out.println("pruner paused mid-prune under a " + LIMIT + "-byte limit: " + whilePaused.totalBytes()
+          + " bytes while paused, " + after.totalBytes() + " once every store returned");
+      assertThat(after.totalBytes()).as("the cache once every store has returned").isLessThanOrEqualTo(LIMIT);
     } finally {
       resume.countDown();
       pool.shutdown();
@@ -133,6 +135,8 @@ class LimitKeeperUnderStarvationTest {
         .orElseThrow(() -> new AssertionError(out)).substring(7));
 
     CacheListing left = entries(cache);
+    System.out.println("a JVM storing and exiting while another holds the prune lock, under a " + LIMIT
+        + "-byte limit: " + stores + " stores, " + left.totalBytes() + " bytes left");
     assertThat(stores * largest(left)).as("bytes stored in all").isGreaterThan(5 * LIMIT);
     assertThat(left.totalBytes()).as("the cache after the writing JVM exited").isLessThanOrEqualTo(LIMIT);
     assertThat(cache.resolve(LimitKeeper.LOCK).resolve(Claims.FILE)).as("the other JVM's lock is still its own")
