@@ -765,10 +765,22 @@ public final class Memory implements Serializable {
     /**
      * Keeps the cache at most {@code size} large: after stores, least recently used entries are
      * deleted (down to 90% of the limit, so that the next pruning is a while away). Cheap on every
-     * store: each JVM keeps a running total and lists the cache only when the total passes a limit or
-     * its last listing is older than 30 seconds; with several JVMs writing, the cache can exceed the
-     * limit by what the others stored since their last listing. An entry being read in this JVM is
-     * never deleted; a reader in another JVM whose entry was pruned recomputes it.
+     * store: each JVM keeps a running total (its last listing plus what it stored since) and lists the
+     * cache only at its first store, when the total passes a limit, or when its last listing is older
+     * than 30 seconds.
+     *
+     * <p>The promise, whatever threads get the CPU when: with N JVMs storing into the location, the
+     * cache holds at most N times {@code size}, plus the entries whose stores are under way at that
+     * moment (at most one per storing thread); once those stores have returned, at most N times
+     * {@code size}, also when a JVM exits right after its last store. A JVM writing alone keeps the
+     * cache within {@code size} in the same way. It holds because a store that takes its JVM's total
+     * past the limit does not return before a listing has counted it and pruned: its thread lists and
+     * prunes, or waits for the thread of its JVM that is doing so, even while another JVM's pruner is
+     * stalled. Only what the other JVMs stored since their own last listings can come on top, each at
+     * most {@code size} less what its last listing left (after a listing that pruned: a tenth of the
+     * limit and one entry). Not counted: an entry being read in the pruning JVM, which is never
+     * deleted (a reader in another JVM whose entry was pruned recomputes it), an entry the store
+     * refuses to delete, and stores while the store cannot be listed.
      *
      * @param size {@code "50G"}, {@code "500M"}, or a number of bytes
      * @return this builder
@@ -794,7 +806,10 @@ public final class Memory implements Serializable {
     }
 
     /**
-     * Keeps at most {@code items} entries, as {@link #bytesLimit(String)} keeps bytes.
+     * Keeps at most {@code items} entries, as {@link #bytesLimit(String)} keeps bytes, with the same
+     * promise counted in entries: with N JVMs storing, at most N times {@code items} entries, plus one
+     * per thread whose store is under way; at most N times {@code items} once the stores have
+     * returned.
      *
      * @param items the most entries to keep; not negative
      * @return this builder

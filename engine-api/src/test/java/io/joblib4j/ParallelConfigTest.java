@@ -8,6 +8,7 @@ import io.joblib4j.testing.SerializingBackend;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -93,11 +94,23 @@ class ParallelConfigTest {
   @Test
   void aBackendInstanceCanBeConfigured() {
     SerializingBackend backend = new SerializingBackend();
-    try (ParallelConfig.Scope s = ParallelConfig.backend(backend).nJobs(2).apply()) {
-      Parallel.builder().build().run(Stream.of(delayed(() -> 1), delayed(() -> 2)));
+    List<String> results;
+    int nJobs;
+    try (ParallelConfig.Scope s = ParallelConfig.backend(backend).nJobs(2).apply();
+        Parallel p = Parallel.builder().build()) {
+      results = p.run(IntStream.range(0, 6)
+          .mapToObj(i -> delayed(() -> i * i + "@" + Thread.currentThread().getName())));
+      nJobs = p.effectiveNJobs();
+    } finally {
+      backend.close();
     }
-    assertThat(backend.batchSizes).isNotEmpty();
-    backend.close();
+    // the values computed, in the order of the tasks, each by the configured instance's workers
+    assertThat(results).extracting(r -> r.substring(0, r.indexOf('@')))
+        .containsExactly("0", "1", "4", "9", "16", "25");
+    assertThat(results).allSatisfy(r -> assertThat(r).contains("@serializing-backend-worker"));
+    assertThat(backend.batchSizes.stream().mapToInt(Integer::intValue).sum()).as("tasks the instance received")
+        .isEqualTo(6);
+    assertThat(nJobs).isEqualTo(2);
   }
 
   /** joblib's test_parallel_config_constructor_params / bad_params. */
