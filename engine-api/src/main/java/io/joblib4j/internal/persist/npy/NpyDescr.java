@@ -56,7 +56,7 @@ record NpyDescr(DType dtype, ByteOrder order) {
   static NpyDescr parse(Object descr, String source) {
     if (!(descr instanceof String)) {
       if (descr instanceof java.util.List) {
-        throw unsupported(source, "a structured dtype (fields " + abbreviate(descr.toString()) + ")",
+        throw unsupported(source, "a structured numpy dtype (fields " + abbreviate(descr.toString()) + ")",
             "NDArray holds one numeric type per array: save each field as an array of its own");
       }
       throw new CorruptFileException(source, "the numpy header's 'descr' is " + abbreviate(String.valueOf(descr))
@@ -65,7 +65,7 @@ record NpyDescr(DType dtype, ByteOrder order) {
     String s = (String) descr;
     Matcher m = TYPESTR.matcher(s);
     if (!m.matches()) {
-      throw unsupported(source, "'" + abbreviate(s) + "'", null);
+      throw unsupported(source, "numpy dtype '" + abbreviate(s) + "'", null);
     }
     String kind = m.group(2);
     String size = m.group(3);
@@ -93,7 +93,7 @@ record NpyDescr(DType dtype, ByteOrder order) {
       default -> null;
     };
     if (d == null || m.group(4) != null) {
-      throw unsupported(source, "'" + s + "'" + describe(kind, size), null);
+      throw unsupported(source, "numpy dtype '" + s + "'" + describe(kind, size), null);
     }
     return new NpyDescr(d, d.itemSize() == 1 ? ByteOrder.LITTLE_ENDIAN : order);
   }
@@ -116,7 +116,7 @@ record NpyDescr(DType dtype, ByteOrder order) {
   }
 
   private static JoblibException unsupported(String source, String what, String advice) {
-    return new JoblibException(source + ": numpy dtype " + what + " has no NDArray dtype; NDArray has "
+    return new JoblibException(source + ": " + what + " has no NDArray dtype; NDArray has "
         + SUPPORTED + ". " + (advice != null ? advice : "Convert it in numpy before saving, e.g. a.astype('float64')"));
   }
 

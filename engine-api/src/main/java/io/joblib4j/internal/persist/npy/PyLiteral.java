@@ -90,7 +90,7 @@ final class PyLiteral {
         if (c == '-' || c == '+' || (c >= '0' && c <= '9')) {
           return integer();
         }
-        if (c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
+        if (c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_') {
           return keyword();
         }
         throw bad(pos >= text.length() ? "the text ends where a value was expected" : "unexpected character");
