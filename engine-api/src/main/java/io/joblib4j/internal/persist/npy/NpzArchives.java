@@ -8,6 +8,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.Enumeration;
@@ -50,8 +51,12 @@ final class NpzArchives {
     ZipFile zip;
     try {
       zip = new ZipFile(file.toFile());
-    } catch (ZipException e) {
-      throw new CorruptFileException(source, "not a valid zip archive (a numpy .npz is one): " + e.getMessage(), e);
+    } catch (FileSystemException e) {
+      throw e; // the file itself (gone, permissions): an I/O error, not bad data
+    } catch (IOException e) {
+      // ZipException, or an EOFException where the end record claims more than the file holds
+      throw new CorruptFileException(source, "not a valid zip archive (a numpy .npz is one): "
+          + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()), e);
     }
     try (zip) {
       Enumeration<? extends ZipEntry> entries = zip.entries();
@@ -95,7 +100,8 @@ final class NpzArchives {
           }
           out.put(key, a);
         } catch (ZipException | EOFException ex) {
-          throw new CorruptFileException(source, "the entry " + name + " cannot be read: " + ex.getMessage(), ex);
+          throw new CorruptFileException(source, "the entry " + name + " cannot be read: "
+              + (ex.getMessage() != null ? ex.getMessage() : ex.getClass().getSimpleName()), ex);
         }
       }
     } catch (IllegalArgumentException | IllegalStateException e) {
