@@ -83,6 +83,7 @@ class NpyOpenMemmapIT {
 
   @Test
   void workersFillANpyThatCreateMappedMadeAndNumpyOpenMemmapsIt() {
+    Numpy.require();
     Path f = dir.resolve("made-in-java.npy");
     try (NDArray out = NDArray.createMapped(f, DType.FLOAT64, ROWS, COLS)) {
       fillInWorkers(out);
