@@ -5,8 +5,6 @@ import io.joblib4j.JoblibException;
 import io.joblib4j.array.DType;
 import java.nio.ByteOrder;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A {@code .npy} header's {@code 'descr'}: numpy's dtype string ({@code '<f8'}, {@code '|b1'},
@@ -17,8 +15,6 @@ import java.util.regex.Pattern;
  * @param order the byte order of the elements in the file
  */
 record NpyDescr(DType dtype, ByteOrder order) {
-  /** numpy's type string: byte order, kind, item size, and a unit for datetimes. */
-  private static final Pattern TYPESTR = Pattern.compile("([<>|=]?)([a-zA-Z?])(\\d{0,6})(\\[\\w{1,10}\\])?");
   private static final String SUPPORTED = "float64, float32, int64, int32, int16, int8, uint8 and bool";
 
   /** Names of numpy's types that NDArray has no dtype for, by kind and item size. */
@@ -63,21 +59,21 @@ record NpyDescr(DType dtype, ByteOrder order) {
           + ", not a dtype string such as '<f8'");
     }
     String s = (String) descr;
-    Matcher m = TYPESTR.matcher(s);
-    if (!m.matches()) {
+    TypeString t = TypeString.parse(s);
+    if (t == null) {
       throw unsupported(source, "numpy dtype '" + abbreviate(s) + "'", null);
     }
-    String kind = m.group(2);
-    String size = m.group(3);
+    String kind = t.kind;
+    String size = t.size;
     if (kind.equals("O")) {
       throw new JoblibException(source + ": holds Python objects (numpy dtype '" + s + "', object): its data is"
           + " a pickle, and joblib4j never runs pickles, which can run any code. Save a numeric array"
           + " instead (in numpy: a.astype('float64') or another numeric dtype), or convert the objects to"
           + " numbers or strings before saving");
     }
-    ByteOrder order = switch (m.group(1)) {
-      case ">" -> ByteOrder.BIG_ENDIAN;
-      case "=" -> ByteOrder.nativeOrder(); // numpy's "native": as numpy itself reads it here
+    ByteOrder order = switch (t.order) {
+      case '>' -> ByteOrder.BIG_ENDIAN;
+      case '=' -> ByteOrder.nativeOrder(); // numpy's "native": as numpy itself reads it here
       default -> ByteOrder.LITTLE_ENDIAN; // '<', or '|' / nothing for one-byte types
     };
     String ks = kind + size;
@@ -92,7 +88,7 @@ record NpyDescr(DType dtype, ByteOrder order) {
       case "b1", "?" -> DType.BOOL;
       default -> null;
     };
-    if (d == null || m.group(4) != null) {
+    if (d == null || t.unit) {
       throw unsupported(source, "numpy dtype '" + s + "'" + describe(kind, size), null);
     }
     return new NpyDescr(d, d.itemSize() == 1 ? ByteOrder.LITTLE_ENDIAN : order);
@@ -122,5 +118,56 @@ record NpyDescr(DType dtype, ByteOrder order) {
 
   private static String abbreviate(String s) {
     return s.length() > 60 ? s.substring(0, 60) + "..." : s;
+  }
+
+  /**
+   * numpy's type string: an optional byte order ({@code < > | =}), a kind letter (or {@code ?}), up
+   * to six digits of item size, and for datetimes a unit in brackets ({@code [D]}, {@code [ns]}).
+   * Read by hand: the first map of a file in a JVM would otherwise pay for compiling a pattern.
+   */
+  private static final class TypeString {
+    char order;
+    String kind;
+    String size;
+    boolean unit;
+
+    static TypeString parse(String s) {
+      TypeString t = new TypeString();
+      int i = 0;
+      if (i < s.length() && "<>|=".indexOf(s.charAt(i)) >= 0) {
+        t.order = s.charAt(i++);
+      }
+      if (i >= s.length()) {
+        return null;
+      }
+      char k = s.charAt(i++);
+      if (!(k >= 'a' && k <= 'z' || k >= 'A' && k <= 'Z' || k == '?')) {
+        return null;
+      }
+      t.kind = String.valueOf(k);
+      int digits = i;
+      while (i < s.length() && i - digits < 7 && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+        i++;
+      }
+      if (i - digits > 6) {
+        return null;
+      }
+      t.size = s.substring(digits, i);
+      if (i < s.length() && s.charAt(i) == '[') {
+        int close = s.indexOf(']', i);
+        if (close < 0 || close - i - 1 < 1 || close - i - 1 > 10) {
+          return null;
+        }
+        for (int c = i + 1; c < close; c++) {
+          char u = s.charAt(c);
+          if (!(Character.isLetterOrDigit(u) || u == '_')) {
+            return null;
+          }
+        }
+        t.unit = true;
+        i = close + 1;
+      }
+      return i == s.length() ? t : null;
+    }
   }
 }
