@@ -138,7 +138,7 @@ record NpyHeader(int major, NpyDescr descr, boolean fortranOrder, long[] shape, 
       throw new CorruptFileException(source, "bad numpy header: 'shape' is " + abbreviate(String.valueOf(value))
           + ", not a tuple of lengths");
     }
-    List<Object> items = (List<Object>) value;
+    List<Object> items = (PyLiteral.Tuple) value;
     if (items.size() > Shapes.MAX_DIMS) {
       throw new CorruptFileException(source, "the numpy array has " + items.size() + " dimensions; NDArray has"
           + " at most " + Shapes.MAX_DIMS);
