@@ -34,6 +34,23 @@ import org.apiguardian.api.API;
  * default and how to allow more. A file that is truncated, corrupted or hostile fails with {@link
  * CorruptFileException} naming the file, never with a wrong value.
  *
+ * <p><b>numpy's files:</b> {@code load} also reads numpy's {@code .npy} (format versions 1.0, 2.0
+ * and 3.0) as an {@link io.joblib4j.array.NDArray}, mapped with no copy when an {@link MmapMode} is
+ * given, and a {@code .npz} archive (stored or deflated) as a {@code Map<String, NDArray>}, both
+ * recognised by their first bytes; {@code dump} to a name ending in {@code .npy} or {@code .npz}
+ * writes numpy's formats, which numpy reads ({@code np.load}). Every dtype {@code NDArray} has
+ * loads in either byte order and in C or Fortran order; other dtypes are refused by name, and an
+ * object array, whose data is a pickle, is refused before its data is read: joblib4j never runs
+ * pickles.
+ *
+ * <pre>{@code
+ * NDArray x = Joblib.load(Path.of("features.npy"));                    // np.save(...)
+ * NDArray m = Joblib.load(Path.of("features.npy"), MmapMode.READ_ONLY); // np.load(..., mmap_mode="r")
+ * Map<String, NDArray> all = Joblib.load(Path.of("arrays.npz"));       // np.savez(...)
+ * Joblib.dump(scores, Path.of("scores.npy"));                          // np.load("scores.npy")
+ * Joblib.dump(Map.of("x", x, "y", scores), Path.of("xy.npz"), Compress.of(true)); // savez_compressed
+ * }</pre>
+ *
  * <p><b>Errors:</b> all unchecked. I/O failures are {@link java.io.UncheckedIOException}; bad
  * content is {@link CorruptFileException}, {@link UnsafeClassException} or {@link
  * UnsupportedFormatVersionException} (all {@link JoblibException}s); bad arguments are {@link
@@ -48,9 +65,16 @@ public final class Joblib {
    * .z .gz .bz2 .lzma .xz .lz4 .zst}). The file is written under a temporary name and renamed into
    * place, so a failure never leaves a partial file (nor destroys an existing one).
    *
+   * <p>A name ending in {@code .npy} writes numpy's {@code .npy} format instead, and takes one
+   * {@link io.joblib4j.array.NDArray}; a name ending in {@code .npz} writes numpy's {@code .npz}
+   * archive, and takes a {@code Map<String, NDArray>} (entries stored, as {@code np.savez} writes
+   * them).
+   *
    * @param value what to write (see the class comment for what can be written)
-   * @param file the file; its extension picks the codec
-   * @throws IllegalArgumentException if the value cannot be written (a cycle, nesting too deep)
+   * @param file the file; its extension picks the codec, or numpy's format
+   * @throws IllegalArgumentException if the value cannot be written (a cycle, nesting too deep; to a
+   *     {@code .npy}, anything but an NDArray; to a {@code .npz}, anything but a map of NDArrays by
+   *     non-empty string keys)
    * @throws java.io.UncheckedIOException if the file cannot be written
    */
   public static void dump(Object value, Path file) {
@@ -59,11 +83,14 @@ public final class Joblib {
 
   /**
    * Writes {@code value} to {@code file} with joblib's {@code compress} rules (see {@link Compress}).
+   * To a {@code .npz}, compression deflates every entry, as {@code np.savez_compressed} does (zlib
+   * only: a zip holds no other codec numpy reads); a {@code .npy} is never compressed.
    *
    * @param value what to write
    * @param file the file
    * @param compress the codec and level, or {@link Compress#none()} to follow the extension
-   * @throws IllegalArgumentException if the value cannot be written
+   * @throws IllegalArgumentException if the value cannot be written, or a {@code .npy} is asked to be
+   *     compressed, or a {@code .npz} with a codec other than zlib
    * @throws java.io.UncheckedIOException if the file cannot be written
    */
   public static void dump(Object value, Path file, Compress compress) {
@@ -105,7 +132,8 @@ public final class Joblib {
    * checked (see {@link #load(Path, LoadOptions)}).
    *
    * @param <T> the type the caller expects (not checked: a wrong one fails where the value is used)
-   * @param file the file, compressed or not (the codec is found from its first bytes)
+   * @param file the file, compressed or not (the codec is found from its first bytes); or numpy's
+   *     {@code .npy} (an NDArray) or {@code .npz} (a {@code Map<String, NDArray>})
    * @return the value
    * @throws CorruptFileException if the file is truncated, damaged, hostile or over a limit
    * @throws UnsafeClassException if it holds a class that is not on the allow-list
@@ -123,11 +151,19 @@ public final class Joblib {
    * is checked against its CRC32C on the first map of each version of the file in this JVM (see
    * {@link #load(Path, LoadOptions)}).
    *
+   * <p>numpy's {@code .npy} is mapped with no copy and no check (numpy's format has no checksum), as
+   * {@code np.load(file, mmap_mode=...)} maps it; a Fortran-ordered one keeps its order. Big-endian
+   * data cannot be mapped as NDArray's little-endian elements: it is loaded in memory, byte-swapped,
+   * with a warning, and refused {@link MmapMode#READ_WRITE} with an {@link IllegalArgumentException},
+   * since writes could not reach the file. A {@code .npz} is loaded in memory, as numpy loads it.
+   *
    * @param <T> the type the caller expects
    * @param file the file; only an uncompressed one can be mapped
    * @param mode how to map: {@link MmapMode#READ_ONLY}, {@link MmapMode#READ_WRITE} or {@link
    *     MmapMode#COPY_ON_WRITE}
    * @return the value, its NDArrays mapped
+   * @throws IllegalArgumentException if a big-endian numpy {@code .npy} is to be mapped {@link
+   *     MmapMode#READ_WRITE}
    * @throws CorruptFileException if the file is truncated, damaged, hostile or over a limit
    * @throws UnsafeClassException if it holds a class that is not on the allow-list
    * @throws UnsupportedFormatVersionException if a newer joblib4j wrote it

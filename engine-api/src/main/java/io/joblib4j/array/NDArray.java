@@ -7,6 +7,7 @@ import io.joblib4j.internal.array.ArrayFiles;
 import io.joblib4j.internal.array.ByteStorage;
 import io.joblib4j.internal.array.Shapes;
 import io.joblib4j.internal.hash.ValueHasher;
+import io.joblib4j.internal.persist.npy.NumpyFiles;
 import java.io.IOException;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
@@ -217,7 +218,14 @@ public final class NDArray implements Serializable, AutoCloseable {
   /**
    * Creates (or truncates) {@code file} as a zero-filled array and maps it {@link
    * MmapMode#READ_WRITE}: numpy's {@code np.memmap(file, dtype, mode="w+", shape=shape)}. The file
-   * holds the raw little-endian elements and nothing else.
+   * holds the raw little-endian elements and nothing else, unless its name ends in {@code .npy}.
+   *
+   * <p><b>A name ending in {@code .npy}</b> (in any case) makes a numpy {@code .npy} file instead,
+   * as numpy's {@code np.lib.format.open_memmap(file, mode="w+", dtype=dtype, shape=shape)} does: a
+   * numpy header (format version 1.0, C order) and then the elements, so that numpy can map the
+   * same file ({@code open_memmap(file, mode="r+")}, or {@code np.load(file, mmap_mode="r+")})
+   * while Java and its workers write it, and {@link io.joblib4j.Joblib#load(Path, MmapMode)} maps it
+   * again later. The array's {@link #mapping()} points past the header, so workers map its data.
    *
    * <p>Unlike numpy's, the file's space is reserved when it is created (with the system's {@code
    * fallocate} where there is one, else by writing zeros), so an array that does not fit on its disk
@@ -234,6 +242,9 @@ public final class NDArray implements Serializable, AutoCloseable {
    * @throws UncheckedIOException if the file cannot be created
    */
   public static NDArray createMapped(Path file, DType dtype, long... shape) {
+    if (NumpyFiles.isNpyName(file)) {
+      return NumpyFiles.createMapped(file, dtype, shape);
+    }
     long[] s = Shapes.check(shape);
     long bytes = Shapes.bytes(s, dtype);
     try (FileChannel ch = ArrayFiles.create(file, bytes)) {
@@ -1064,6 +1075,25 @@ public final class NDArray implements Serializable, AutoCloseable {
             + dtype.numpyName() + Arrays.toString(s));
       }
       return contiguous(storage, dtype, s);
+    }
+
+    @Override
+    public NDArray create(ByteStorage storage, DType dtype, long[] shape, long[] strides) {
+      long[] s = Shapes.check(shape);
+      if (strides.length != s.length) {
+        throw new IllegalArgumentException("shape " + Arrays.toString(s) + " and strides "
+            + Arrays.toString(strides) + " differ in length");
+      }
+      if (Shapes.spanElements(s, strides) * dtype.itemSize() > storage.byteSize()) {
+        throw new IllegalArgumentException("storage of " + storage.byteSize() + " bytes does not hold a "
+            + dtype.numpyName() + Arrays.toString(s) + " with strides " + Arrays.toString(strides));
+      }
+      return new NDArray(storage, dtype, s, strides.clone(), 0);
+    }
+
+    @Override
+    public long[] strides(NDArray a) {
+      return a.strides.clone();
     }
   }
 }

@@ -43,4 +43,13 @@ public abstract class ArrayAccess {
 
   /** A C-ordered array over all of {@code storage}. */
   public abstract NDArray create(ByteStorage storage, DType dtype, long[] shape);
+
+  /**
+   * An array over {@code storage} with the given per-axis element strides from element 0 (a numpy
+   * file in Fortran order is mapped with Fortran strides); the elements must lie in the storage.
+   */
+  public abstract NDArray create(ByteStorage storage, DType dtype, long[] shape, long[] strides);
+
+  /** The array's per-axis strides in elements (a copy). */
+  public abstract long[] strides(NDArray a);
 }

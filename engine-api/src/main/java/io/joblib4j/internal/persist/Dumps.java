@@ -1,6 +1,7 @@
 package io.joblib4j.internal.persist;
 
 import io.joblib4j.Compress;
+import io.joblib4j.internal.persist.npy.NumpyFiles;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -15,6 +16,10 @@ public final class Dumps {
 
   /** Writes {@code value} to {@code file}, compressed as {@code compress} says for that file name. */
   public static void toFile(Object value, Path file, Compress compress) {
+    if (NumpyFiles.isNumpyName(file)) {
+      NumpyFiles.dump(value, file, compress); // numpy's .npy / .npz, which numpy reads
+      return;
+    }
     Optional<Compress.Choice> c = compress.resolve(file.getFileName().toString());
     Persistence.dump(value, file, c.map(Compress.Choice::compressor).orElse(null),
         c.map(Compress.Choice::level).orElse(0));

@@ -4,6 +4,7 @@ import io.joblib4j.internal.LazyLogger;
 import io.joblib4j.CorruptFileException;
 import io.joblib4j.LoadOptions;
 import io.joblib4j.MmapMode;
+import io.joblib4j.internal.persist.npy.NumpyFiles;
 import io.joblib4j.spi.Compressor;
 import io.joblib4j.spi.Compressors;
 import java.io.BufferedInputStream;
@@ -170,6 +171,12 @@ public final class Persistence {
       }
       return value;
     }
+    if (NumpyFiles.isNpy(head)) {
+      return NumpyFiles.loadNpy(ch, file, options);
+    }
+    if (NumpyFiles.isZip(head)) {
+      return NumpyFiles.loadNpz(file, options);
+    }
     Compressor c = detect(head, name);
     if (mmap != null) {
       LOG.get().warn("{} is compressed with {}: it cannot be memory-mapped and is loaded in memory instead"
@@ -212,6 +219,17 @@ public final class Persistence {
           requireNothingAfterTheEndRecord(p, name);
         }
         return value;
+      }
+      if (NumpyFiles.isNpy(head)) {
+        Object value = NumpyFiles.loadNpy(p, name, options);
+        if (whole) {
+          requireNothingAfterTheEndRecord(p, name);
+        }
+        return value;
+      }
+      if (NumpyFiles.isZip(head)) {
+        throw new CorruptFileException(name, "a zip archive (a numpy .npz?): joblib4j reads a .npz from a file"
+            + " only (Joblib.load(Path)), where its index at the end can be read first");
       }
       return readCompressed(detect(head, name), p, name, options);
     } catch (IOException e) {
