@@ -4,9 +4,13 @@ import static io.joblib4j.Delayed.delayed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.joblib4j.Delayed;
 import io.joblib4j.Parallel;
+import io.joblib4j.ResultIterator;
 import io.joblib4j.TaskSerializationException;
 import io.joblib4j.fn.Fn1;
+import io.joblib4j.testing.Rendezvous.Gate;
+import io.joblib4j.testing.Unreadable;
 import java.io.InvalidObjectException;
 import java.io.Serial;
 import java.io.Serializable;
@@ -20,7 +24,6 @@ import java.util.Set;
 import java.util.stream.IntStream;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
-import io.joblib4j.testing.Unreadable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,12 +46,15 @@ class SerializationErrorsIT {
 
   @Test
   void anArgumentThatCannotBeSerializedIsReportedWithItsFieldPathBeforeDispatch() {
-    try (Parallel p = Workers.processes(2)) {
-      // both workers' pids: one quick worker may take both tasks of a call, so gather over calls
+    try (Parallel p = Parallel.builder().backend("processes").nJobs(2).batchSize(1).build()) {
+      // both workers' pids: two tasks that wait until both run, so that each holds a worker (a quick
+      // worker took both tasks of a call on a busy machine, however many calls were made)
+      Gate both = Workers.rendezvous().gate("both-" + java.util.UUID.randomUUID());
+      ResultIterator<Long> pids = p.iterate(List.of(pidWhileBothRun(both), pidWhileBothRun(both)));
+      Workers.rendezvous().awaitArrivals(both.name(), 2);
+      Workers.rendezvous().openGate(both.name());
       Set<Long> before = new java.util.HashSet<>();
-      for (int call = 0; call < 50 && before.size() < 2; call++) {
-        before.addAll(p.run(List.of(delayed(Workers::pid), delayed(Workers::pid))));
-      }
+      pids.forEachRemaining(before::add);
       assertThat(before).hasSize(2);
       assertThatThrownBy(() -> p.run(IntStream.range(0, 4).mapToObj(i -> i == 2
           ? delayed(m -> m.toString(), new Model())
@@ -67,6 +73,15 @@ class SerializationErrorsIT {
       // the workers were not harmed
       assertThat(p.run(List.of(delayed(Workers::pid), delayed(Workers::pid)))).isSubsetOf(before);
     }
+  }
+
+  /** A task that tells the test it runs, waits at {@code both} until the test opens it, and gives its worker's pid. */
+  static Delayed<Long> pidWhileBothRun(Gate both) {
+    return delayed(g -> {
+      g.arrive();
+      g.pass();
+      return Workers.pid();
+    }, both);
   }
 
   @Test
