@@ -79,7 +79,8 @@ class UnreadableLocalCacheIT {
 
   private static Path functionFolder(Path cache, String function) throws IOException {
     try (Stream<Path> s = Files.list(cache)) {
-      return s.filter(p -> p.getFileName().toString().startsWith(function + "-")).findFirst().orElseThrow();
+      // a function's folder is named by its class's full name: io.joblib4j.cli.Fns.square-<12 hex digits>
+      return s.filter(p -> p.getFileName().toString().contains("." + function + "-")).findFirst().orElseThrow();
     }
   }
 
