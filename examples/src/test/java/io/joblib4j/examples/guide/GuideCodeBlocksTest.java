@@ -43,7 +43,6 @@ import org.junit.jupiter.api.io.TempDir;
  * Blocks of other languages (Scala, shell, XML, Gradle, sbt) are not compiled.
  */
 class GuideCodeBlocksTest {
-  private static final Pattern FENCE = Pattern.compile("^```java\\s*$");
   private static final Pattern TOP_LEVEL = Pattern.compile(
       "^(?:(?:public|final|abstract|sealed|static)\\s+)*(?:class|record|interface|enum)\\s.*");
   private static final Pattern PUBLIC_TYPE = Pattern.compile(
@@ -98,40 +97,58 @@ class GuideCodeBlocksTest {
     return pages;
   }
 
-  /** The Java blocks of {@code markdown}, each with the comment before it. */
-  static List<Block> blocks(String page, String markdown) {
+  /**
+   * A fenced block of one language: the number of its first line, its text, and the HTML comment on
+   * the lines before it (its first line; for one spread over lines, the lines between its first and
+   * its {@code -->}, stripped), or a null opening where there is none. Shared with {@link
+   * GuideScalaBlocksTest}, each reading its own markers.
+   */
+  record Fenced(int line, String code, String opening, List<String> declarations) {}
+
+  static List<Fenced> fenced(String markdown, String language) {
+    Pattern fence = Pattern.compile("^```" + language + "\\s*$");
     List<String> lines = Arrays.asList(markdown.split("\n", -1));
-    List<Block> blocks = new ArrayList<>();
+    List<Fenced> out = new ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {
-      if (!FENCE.matcher(lines.get(i)).matches()) {
+      if (!fence.matcher(lines.get(i)).matches()) {
         continue;
       }
       int end = i + 1;
       while (end < lines.size() && !lines.get(end).startsWith("```")) {
         end++;
       }
-      String code = String.join("\n", lines.subList(i + 1, end)) + "\n";
-      String kind = null;
-      List<String> context = new ArrayList<>();
+      String code = String.join("\n", lines.subList(i + 1, end));
       int before = i - 1;
       String previous = before >= 0 ? lines.get(before).strip() : "";
-      if (previous.equals("<!-- fresh-project: Hello.java -->") || previous.equals("<!-- java: unit -->")) {
-        kind = "unit";
-      } else if (previous.startsWith("<!-- java: fragment") && previous.endsWith("-->")) {
-        kind = "fragment";
+      String opening = null;
+      List<String> declarations = new ArrayList<>();
+      if (previous.startsWith("<!--") && previous.endsWith("-->")) {
+        opening = previous;
       } else if (previous.equals("-->")) {
         int open = before - 1;
         while (open >= 0 && !lines.get(open).strip().startsWith("<!--")) {
           open--;
         }
-        if (open >= 0 && lines.get(open).strip().equals("<!-- java: fragment")) {
-          kind = "fragment";
-          context.addAll(lines.subList(open + 1, before).stream().map(String::strip)
+        if (open >= 0) {
+          opening = lines.get(open).strip();
+          declarations.addAll(lines.subList(open + 1, before).stream().map(String::strip)
               .filter(l -> !l.isEmpty()).toList());
         }
       }
-      blocks.add(new Block(page, i + 2, kind, context, code));
+      out.add(new Fenced(i + 2, code, opening, declarations));
       i = end;
+    }
+    return out;
+  }
+
+  /** The Java blocks of {@code markdown}, each with the comment before it. */
+  static List<Block> blocks(String page, String markdown) {
+    List<Block> blocks = new ArrayList<>();
+    for (Fenced f : fenced(markdown, "java")) {
+      String opening = f.opening() == null ? "" : f.opening();
+      String kind = opening.equals("<!-- fresh-project: Hello.java -->") || opening.equals("<!-- java: unit -->") ? "unit"
+          : opening.startsWith("<!-- java: fragment") ? "fragment" : null;
+      blocks.add(new Block(page, f.line(), kind, "fragment".equals(kind) ? f.declarations() : List.of(), f.code() + "\n"));
     }
     return blocks;
   }

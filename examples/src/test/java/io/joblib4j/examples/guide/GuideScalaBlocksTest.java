@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -24,7 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
  * class path (joblib4j's modules with the Scala API, Spark, Hadoop).
  */
 class GuideScalaBlocksTest {
-  private static final Pattern FENCE = Pattern.compile("^```scala\\s*$");
   private static final Pattern ERROR = Pattern.compile("^(.*?Fragment(\\d+)\\.scala):(\\d+): error: (.*)$");
 
   /** A Scala block: where it is, its marker ("fragment", "sbt" or null), what the marker declares, its text. */
@@ -47,36 +45,12 @@ class GuideScalaBlocksTest {
   }
 
   static List<Block> blocks(String page, String markdown) {
-    List<String> lines = Arrays.asList(markdown.split("\n", -1));
     List<Block> out = new ArrayList<>();
-    for (int i = 0; i < lines.size(); i++) {
-      if (!FENCE.matcher(lines.get(i)).matches()) {
-        continue;
-      }
-      int end = i + 1;
-      while (end < lines.size() && !lines.get(end).startsWith("```")) {
-        end++;
-      }
-      String code = String.join("\n", lines.subList(i + 1, end));
-      String previous = i > 0 ? lines.get(i - 1).strip() : "";
-      String kind = null;
-      List<String> context = new ArrayList<>();
-      if (previous.equals("<!-- sbt -->")) {
-        kind = "sbt";
-      } else if (previous.equals("<!-- scala: fragment -->")) {
-        kind = "fragment";
-      } else if (previous.equals("-->")) {
-        int open = i - 2;
-        while (open >= 0 && !lines.get(open).strip().startsWith("<!--")) {
-          open--;
-        }
-        if (open >= 0 && lines.get(open).strip().equals("<!-- scala: fragment")) {
-          kind = "fragment";
-          context.addAll(lines.subList(open + 1, i - 1));
-        }
-      }
-      out.add(new Block(page, i + 2, kind, context, code));
-      i = end;
+    for (GuideCodeBlocksTest.Fenced f : GuideCodeBlocksTest.fenced(markdown, "scala")) {
+      String opening = f.opening() == null ? "" : f.opening();
+      String kind = opening.equals("<!-- sbt -->") ? "sbt"
+          : opening.equals("<!-- scala: fragment -->") || opening.equals("<!-- scala: fragment") ? "fragment" : null;
+      out.add(new Block(page, f.line(), kind, "fragment".equals(kind) ? f.declarations() : List.of(), f.code()));
     }
     return out;
   }
