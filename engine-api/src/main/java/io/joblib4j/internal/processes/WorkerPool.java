@@ -1,7 +1,7 @@
 package io.joblib4j.internal.processes;
 
 import io.joblib4j.internal.LazyLogger;
-import io.joblib4j.spi.worker.BatchCodec;
+import io.joblib4j.internal.worker.Codec;
 import io.joblib4j.spi.worker.FailureReport;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -309,7 +309,7 @@ final class WorkerPool {
     }
     if (job != null && !job.call().isCancelled()) {
       OutOfMemoryError ours = w.parentOutOfMemory;
-      job.listener().failed(ours != null ? BatchCodec.parentOutOfMemory(job.batch(), w.name(), -1, ours)
+      job.listener().failed(ours != null ? Codec.parentOutOfMemory(job.batch(), w.name(), -1, ours)
           : d.exception(job.batch().description()));
     }
     for (Job s : stranded) {

@@ -14,18 +14,5 @@ public enum FailureKind {
   /** A result could not be serialized to go back: a {@link io.joblib4j.TaskSerializationException} with its field path. */
   RESULT_UNWRITABLE,
   /** The serialized results are over the limit the worker was given. */
-  RESULT_TOO_LARGE;
-
-  private static final FailureKind[] ALL = values();
-
-  byte code() {
-    return (byte) ordinal();
-  }
-
-  static FailureKind of(byte code) throws java.io.StreamCorruptedException {
-    if (code < 0 || code >= ALL.length) {
-      throw new java.io.StreamCorruptedException("unknown failure kind " + code);
-    }
-    return ALL[code];
-  }
+  RESULT_TOO_LARGE
 }

@@ -18,7 +18,7 @@ import org.apiguardian.api.API;
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public record Hello(int version, byte[] token, String scope, String worker, long pid, long maxHeapBytes) {
   /** The protocol version of this joblib4j; a worker of another version cannot be served. */
-  public static final int VERSION = 3;
+  public static final int VERSION = 4;
 
   /**
    * Whether the worker presented {@code expected}, compared in constant time.

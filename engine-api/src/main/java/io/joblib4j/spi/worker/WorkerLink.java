@@ -1,24 +1,12 @@
 package io.joblib4j.spi.worker;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.StreamCorruptedException;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 import org.apiguardian.api.API;
 
 /**
@@ -30,22 +18,7 @@ import org.apiguardian.api.API;
  * initializer's bytes only until the worker has started a batch after receiving them.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
-public final class WorkerLink implements Closeable {
-  private final Closeable connection;
-  private final DataInputStream in;
-  private final DataOutputStream out;
-  private final Hello hello;
-  private final Set<InitKey> initialized = new HashSet<>();
-  private final Map<Long, InitKey> initializing = new HashMap<>();
-  private volatile Path spillFolder;
-
-  private WorkerLink(Closeable connection, DataInputStream in, DataOutputStream out, Hello hello) {
-    this.connection = connection;
-    this.in = in;
-    this.out = out;
-    this.hello = hello;
-  }
-
+public interface WorkerLink extends Closeable {
   /**
    * Reads the HELLO of a connection just accepted, allowing it {@code handshakeTimeout}. The
    * caller then checks {@link Hello#proves} and {@link Hello#compatible} before anything else, and
@@ -57,18 +30,8 @@ public final class WorkerLink implements Closeable {
    * @throws IOException if the peer said something else, too much, or nothing in time; the socket
    *     is closed
    */
-  public static WorkerLink accept(Socket socket, Duration handshakeTimeout) throws IOException {
-    try {
-      socket.setTcpNoDelay(true); // frames are small and a reply waits for each: no Nagle delays
-      socket.setKeepAlive(true);
-      socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, handshakeTimeout.toMillis())));
-      WorkerLink link = accept(socket.getInputStream(), socket.getOutputStream(), socket);
-      socket.setSoTimeout(0);
-      return link;
-    } catch (IOException | RuntimeException e) {
-      closeQuietly(socket);
-      throw e;
-    }
+  static WorkerLink accept(Socket socket, Duration handshakeTimeout) throws IOException {
+    return WorkerProtocol.installed().accept(socket, handshakeTimeout);
   }
 
   /**
@@ -83,95 +46,8 @@ public final class WorkerLink implements Closeable {
    * @throws IOException if the peer said something else, too much, or nothing; {@code connection}
    *     is closed
    */
-  public static WorkerLink accept(InputStream input, OutputStream output, Closeable connection) throws IOException {
-    try {
-      DataInputStream in = new DataInputStream(new BufferedInputStream(input, 1 << 16));
-      Hello hello = readHello(in);
-      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(output, 1 << 16));
-      return new WorkerLink(connection, in, out, hello);
-    } catch (IOException | RuntimeException e) {
-      closeQuietly(connection);
-      throw e;
-    }
-  }
-
-  /**
-   * The HELLO, read whole into a buffer of at most {@code Frames.MAX_HELLO} bytes first: before a
-   * peer has proven itself, no count it declares may make the parent allocate or wait for more.
-   */
-  private static Hello readHello(DataInputStream in) throws IOException {
-    int length = in.readInt();
-    if (length < 1 || length > Frames.MAX_HELLO) {
-      throw new StreamCorruptedException("bad frame length " + length);
-    }
-    byte[] frame = new byte[length];
-    in.readFully(frame);
-    DataInputStream body = new DataInputStream(new ByteArrayInputStream(frame));
-    if (body.readByte() != Frames.HELLO) {
-      throw new StreamCorruptedException("the peer did not say HELLO");
-    }
-    int version = body.readInt();
-    byte[] token = Frames.readBytes(body, body.available());
-    String scope = Frames.readString(body, body.available());
-    if (version != Hello.VERSION) {
-      return new Hello(version, token, scope, "a worker of protocol version " + version, 0, -1);
-    }
-    return new Hello(version, token, scope, Frames.readString(body, body.available()), body.readLong(),
-        body.readLong());
-  }
-
-  /**
-   * Takes results the worker spilled to files of {@code folder} ({@link
-   * WorkerLoop.Builder#spillResults}), for a worker on this machine. Without this, a worker that
-   * names a file breaks the protocol: nothing outside a folder the parent chose is ever read.
-   *
-   * @param folder the folder the worker's loop spills to
-   */
-  public void acceptSpilledResults(Path folder) {
-    this.spillFolder = Objects.requireNonNull(folder, "folder");
-  }
-
-  /**
-   * What the worker said when it connected.
-   *
-   * @return the worker's hello
-   */
-  public Hello hello() {
-    return hello;
-  }
-
-  /**
-   * The worker's name, for messages.
-   *
-   * @return the name
-   */
-  public String worker() {
-    return hello.worker();
-  }
-
-  /**
-   * Sends a batch to run.
-   *
-   * @param job an id the worker's reports about this batch carry
-   * @param initializer the call's serialized initializer ({@link BatchCodec#encodeInitializer}), or null
-   * @param batch the serialized batch ({@link BatchCodec#encodeBatch})
-   * @throws IOException if the worker is gone
-   */
-  public void sendBatch(long job, byte[] initializer, byte[] batch) throws IOException {
-    byte[] init = Frames.EMPTY;
-    if (initializer != null) {
-      InitKey key = new InitKey(initializer);
-      synchronized (initialized) {
-        if (!initialized.contains(key)) {
-          init = initializer;
-          initializing.put(job, key);
-        }
-      }
-    }
-    synchronized (out) {
-      writeBatch(out, job, init, batch);
-      out.flush();
-    }
+  static WorkerLink accept(InputStream input, OutputStream output, Closeable connection) throws IOException {
+    return WorkerProtocol.installed().accept(input, output, connection);
   }
 
   /**
@@ -184,24 +60,52 @@ public final class WorkerLink implements Closeable {
    * @param batch the serialized batch ({@link BatchCodec#encodeBatch})
    * @return the BATCH frame followed by the EXIT frame
    */
-  public static byte[] batchThenExit(long job, byte[] initializer, byte[] batch) {
-    byte[] init = initializer == null ? Frames.EMPTY : initializer;
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(batch.length + init.length + 32);
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      writeBatch(out, job, init, batch);
-      Frames.writeHeader(out, 0, Frames.EXIT);
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e); // a ByteArrayOutputStream does not fail
-    }
-    return bytes.toByteArray();
+  static byte[] batchThenExit(long job, byte[] initializer, byte[] batch) {
+    return WorkerProtocol.installed().batchThenExit(job, initializer, batch);
   }
 
-  private static void writeBatch(DataOutputStream out, long job, byte[] init, byte[] batch) throws IOException {
-    Frames.writeHeader(out, 8 + Frames.sizeOfBytes(init.length) + Frames.sizeOfBytes(batch.length), Frames.BATCH);
-    out.writeLong(job);
-    Frames.writeBytes(out, init);
-    Frames.writeBytes(out, batch);
+  /**
+   * True if {@code e} means the other side went away, rather than a protocol error.
+   *
+   * @param e an exception {@link #readFrames} threw
+   * @return whether the worker went away
+   */
+  static boolean isDisconnect(IOException e) {
+    return WorkerProtocol.installed().isDisconnect(e);
   }
+
+  /**
+   * Takes results the worker spilled to files of {@code folder} ({@link
+   * WorkerLoop.Builder#spillResults}), for a worker on this machine. Without this, a worker that
+   * names a file breaks the protocol: nothing outside a folder the parent chose is ever read.
+   *
+   * @param folder the folder the worker's loop spills to
+   */
+  void acceptSpilledResults(Path folder);
+
+  /**
+   * What the worker said when it connected.
+   *
+   * @return the worker's hello
+   */
+  Hello hello();
+
+  /**
+   * The worker's name, for messages.
+   *
+   * @return the name
+   */
+  String worker();
+
+  /**
+   * Sends a batch to run.
+   *
+   * @param job an id the worker's reports about this batch carry
+   * @param initializer the call's serialized initializer ({@link BatchCodec#encodeInitializer}), or null
+   * @param batch the serialized batch ({@link BatchCodec#encodeBatch})
+   * @throws IOException if the worker is gone
+   */
+  void sendBatch(long job, byte[] initializer, byte[] batch) throws IOException;
 
   /**
    * Tells the worker a call ended, so that it drops what it holds for it (shared arrays).
@@ -209,26 +113,7 @@ public final class WorkerLink implements Closeable {
    * @param callId the call's id
    * @throws IOException if the worker is gone
    */
-  public void sendRelease(String callId) throws IOException {
-    byte[] id = Frames.utf8(callId);
-    synchronized (out) {
-      Frames.writeHeader(out, Frames.sizeOfBytes(id.length), Frames.RELEASE);
-      Frames.writeBytes(out, id);
-      out.flush();
-    }
-  }
-
-  /** Tells the worker's loop to return; a worker already gone is fine (the link then closes). */
-  public void sendExit() {
-    try {
-      synchronized (out) {
-        Frames.writeHeader(out, 0, Frames.EXIT);
-        out.flush();
-      }
-    } catch (IOException e) {
-      close();
-    }
-  }
+  void sendRelease(String callId) throws IOException;
 
   /**
    * Tells the worker to stop serving this parent and wait for another ({@link WorkerLoop.Builder#onPark});
@@ -237,13 +122,7 @@ public final class WorkerLink implements Closeable {
    * @param note what the worker's own code needs to wait (where, for how long)
    * @throws IOException if the worker is gone
    */
-  public void sendPark(byte[] note) throws IOException {
-    synchronized (out) {
-      Frames.writeHeader(out, Frames.sizeOfBytes(note.length), Frames.PARK);
-      Frames.writeBytes(out, note);
-      out.flush();
-    }
-  }
+  void sendPark(byte[] note) throws IOException;
 
   /**
    * Reads what the worker reports and tells {@code events}, until the connection ends; then throws
@@ -253,111 +132,18 @@ public final class WorkerLink implements Closeable {
    * @param events told what the worker reports
    * @throws IOException when the connection ends, always
    */
-  public void readFrames(Events events) throws IOException {
-    while (true) {
-      byte type = Frames.readType(in, Frames.MAX_FRAME);
-      switch (type) {
-        case Frames.STARTED -> {
-          long job = in.readLong();
-          synchronized (initialized) {
-            InitKey ran = initializing.remove(job);
-            if (ran != null) {
-              initialized.add(ran);
-            }
-          }
-          events.started(job);
-        }
-        case Frames.PROGRESS -> {
-          long job = in.readLong();
-          events.progress(job, in.readInt());
-        }
-        case Frames.OUTCOME -> {
-          long job = in.readLong();
-          byte[] results = Frames.readBytes(in);
-          forget(job);
-          events.outcome(job, results);
-        }
-        case Frames.SPILLED -> {
-          long job = in.readLong();
-          String name = Frames.readString(in, 255);
-          long length = in.readLong();
-          Path folder = spillFolder;
-          if (folder == null) {
-            throw new StreamCorruptedException("worker " + worker() + " spilled results to a file, which this"
-                + " connection does not take");
-          }
-          if (name.isEmpty() || name.contains("/") || name.contains("\\") || name.startsWith(".") || length < 0) {
-            throw new StreamCorruptedException("worker " + worker() + " named a bad spill file \"" + name + "\"");
-          }
-          forget(job);
-          events.spilledOutcome(job, folder.resolve(name), length);
-        }
-        case Frames.FAILED -> {
-          long job = in.readLong();
-          FailureKind kind = FailureKind.of(in.readByte());
-          int task = in.readInt();
-          String message = Frames.readString(in);
-          String className = Frames.readString(in);
-          String path = Frames.readString(in);
-          byte[] exception = Frames.readBytes(in);
-          byte[] standIn = Frames.readBytes(in);
-          forget(job);
-          events.failed(job, new FailureReport(kind, task, message, className.isEmpty() ? null : className, path,
-              exception, standIn));
-        }
-        case Frames.EXITING -> events.exiting(Frames.readString(in));
-        case Frames.OUTPUT -> {
-          int stream = in.readByte();
-          byte[] bytes = Frames.readBytes(in);
-          if (stream != 1 && stream != 2) {
-            throw new StreamCorruptedException("worker " + worker() + " sent output for stream " + stream);
-          }
-          events.output(stream, bytes);
-        }
-        case Frames.PARKED -> events.parked();
-        default -> throw new StreamCorruptedException("unknown frame type " + type + " from worker " + worker());
-      }
-    }
-  }
+  void readFrames(Events events) throws IOException;
 
-  private void forget(long job) {
-    synchronized (initialized) {
-      initializing.remove(job);
-    }
-  }
-
-  /**
-   * True if {@code e} means the other side went away, rather than a protocol error.
-   *
-   * @param e an exception {@link #readFrames} threw
-   * @return whether the worker went away
-   */
-  public static boolean isDisconnect(IOException e) {
-    return Frames.isDisconnect(e);
-  }
+  /** Tells the worker's loop to return; a worker already gone is fine (the link then closes). */
+  void sendExit();
 
   /** Drops the connection at once: the worker's next read fails. Idempotent. */
   @Override
-  public void close() {
-    closeQuietly(connection);
-  }
-
-  private static void closeQuietly(Closeable c) {
-    try {
-      c.close();
-    } catch (IOException e) {
-      // closing is all we wanted
-    }
-  }
-
-  @Override
-  public String toString() {
-    return worker();
-  }
+  void close();
 
   /** What a worker reports, told from the link's reading thread. */
   @API(status = API.Status.EXPERIMENTAL, since = "0.1")
-  public interface Events {
+  interface Events {
     /**
      * The batch {@code job} began running (its initializer, if any, ran).
      *

@@ -24,7 +24,11 @@
  *
  * <p>A backend keeps what is its own: how workers start and connect (child processes and a
  * loopback port; Spark tasks and a driver port), how it schedules batches on them, and what a
- * worker's death means (a crash report; a batch run again elsewhere). The frames are described in
- * the package-private {@code Frames}.
+ * worker's death means (a crash report; a batch run again elsewhere).
+ *
+ * <p>This package holds the contracts only. Their implementation is engine-api's, found as the
+ * {@link io.joblib4j.spi.worker.WorkerProtocol} listed in its {@code META-INF/services}; the
+ * interfaces' static factories ({@code WorkerLoop.builder}, {@code WorkerLink.accept}, {@code
+ * BatchCodec.builder}) hand it out, so a backend never names it.
  */
 package io.joblib4j.spi.worker;

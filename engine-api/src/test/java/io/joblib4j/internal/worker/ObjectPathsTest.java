@@ -1,4 +1,4 @@
-package io.joblib4j.spi.worker;
+package io.joblib4j.internal.worker;
 
 import static io.joblib4j.Delayed.delayed;
 import static org.assertj.core.api.Assertions.assertThat;

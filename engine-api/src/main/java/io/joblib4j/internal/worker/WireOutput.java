@@ -1,6 +1,8 @@
-package io.joblib4j.spi.worker;
+package io.joblib4j.internal.worker;
 
 import io.joblib4j.Delayed;
+import io.joblib4j.spi.worker.ArgumentSharer;
+import io.joblib4j.spi.worker.WireFormat;
 import java.io.IOException;
 import java.io.InvalidClassException;
 import java.io.ObjectOutputStream;

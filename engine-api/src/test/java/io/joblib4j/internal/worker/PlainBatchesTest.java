@@ -1,4 +1,4 @@
-package io.joblib4j.spi.worker;
+package io.joblib4j.internal.worker;
 
 import static io.joblib4j.Delayed.delayed;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -10,6 +10,10 @@ import io.joblib4j.fn.Fn1;
 import io.joblib4j.internal.parallel.TaskBatchForm;
 import io.joblib4j.spi.Batch;
 import io.joblib4j.spi.BatchOutcome;
+import io.joblib4j.spi.worker.ArgumentSharer;
+import io.joblib4j.spi.worker.BatchCodec;
+import io.joblib4j.spi.worker.BatchFields;
+import io.joblib4j.spi.worker.WireFormat;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;

@@ -1,4 +1,4 @@
-package io.joblib4j.spi.worker;
+package io.joblib4j.internal.worker;
 
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;

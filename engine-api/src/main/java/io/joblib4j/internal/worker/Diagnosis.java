@@ -1,4 +1,4 @@
-package io.joblib4j.spi.worker;
+package io.joblib4j.internal.worker;
 
 import io.joblib4j.TaskSerializationException;
 import java.io.IOException;

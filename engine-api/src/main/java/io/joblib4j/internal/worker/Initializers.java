@@ -1,6 +1,7 @@
-package io.joblib4j.spi.worker;
+package io.joblib4j.internal.worker;
 
 import io.joblib4j.fn.Action;
+import io.joblib4j.spi.worker.WireFormat;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 

@@ -1,8 +1,10 @@
-package io.joblib4j.spi.worker;
+package io.joblib4j.internal.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.joblib4j.spi.worker.Hello;
+import io.joblib4j.spi.worker.WorkerLink;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

@@ -1,10 +1,12 @@
-package io.joblib4j.spi.worker;
+package io.joblib4j.internal.worker;
 
 import static io.joblib4j.Delayed.delayed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.joblib4j.Delayed;
 import io.joblib4j.fn.Fn2;
+import io.joblib4j.spi.worker.ArgumentSharer;
+import io.joblib4j.spi.worker.WireFormat;
 import io.joblib4j.testing.JavaSerialized;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectOutputStream;

@@ -1,5 +1,7 @@
-package io.joblib4j.spi.worker;
+package io.joblib4j.internal.worker;
 
+import io.joblib4j.spi.worker.ArgumentSharer;
+import io.joblib4j.spi.worker.WireFormat;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

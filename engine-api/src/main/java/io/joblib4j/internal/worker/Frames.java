@@ -1,5 +1,6 @@
-package io.joblib4j.spi.worker;
+package io.joblib4j.internal.worker;
 
+import io.joblib4j.spi.worker.FailureKind;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -65,7 +66,24 @@ final class Frames {
   /** Byte counts up to this are allocated at once; larger ones as their bytes arrive. */
   private static final int FIRST_PIECE = 1 << 20;
 
+  private static final FailureKind[] FAILURE_KINDS = FailureKind.values();
+
   private Frames() {}
+
+  /**
+   * A failure kind on the wire: its ordinal, so the enum's order is part of the protocol ({@link
+   * io.joblib4j.spi.worker.Hello#VERSION}).
+   */
+  static byte code(FailureKind kind) {
+    return (byte) kind.ordinal();
+  }
+
+  static FailureKind failureKind(byte code) throws StreamCorruptedException {
+    if (code < 0 || code >= FAILURE_KINDS.length) {
+      throw new StreamCorruptedException("unknown failure kind " + code);
+    }
+    return FAILURE_KINDS[code];
+  }
 
   /** Reads a frame header and returns its type; the body follows in {@code in}. */
   static byte readType(DataInputStream in, int maxLength) throws IOException {

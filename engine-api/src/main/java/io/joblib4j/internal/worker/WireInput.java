@@ -1,6 +1,7 @@
-package io.joblib4j.spi.worker;
+package io.joblib4j.internal.worker;
 
 import io.joblib4j.Delayed;
+import io.joblib4j.spi.worker.WireFormat;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

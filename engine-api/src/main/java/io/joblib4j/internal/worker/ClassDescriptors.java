@@ -1,5 +1,6 @@
-package io.joblib4j.spi.worker;
+package io.joblib4j.internal.worker;
 
+import io.joblib4j.spi.worker.WireFormat;
 import java.io.IOException;
 import java.io.InvalidClassException;
 import java.io.ObjectInputStream;

@@ -1,8 +1,11 @@
-package io.joblib4j.spi.worker;
+package io.joblib4j.internal.worker;
 
 import io.joblib4j.Delayed;
 import io.joblib4j.spi.Batch;
 import io.joblib4j.spi.support.SerializedLambdas;
+import io.joblib4j.spi.worker.ArgumentSharer;
+import io.joblib4j.spi.worker.BatchFields;
+import io.joblib4j.spi.worker.WireFormat;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.joblib4j.spi.worker;
+package io.joblib4j.internal.worker;
 
 import static io.joblib4j.Delayed.delayed;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,6 +12,14 @@ import io.joblib4j.internal.parallel.TaskBatchForm;
 import io.joblib4j.spi.Batch;
 import io.joblib4j.spi.BatchListener;
 import io.joblib4j.spi.BatchOutcome;
+import io.joblib4j.spi.worker.BatchCodec;
+import io.joblib4j.spi.worker.BatchFields;
+import io.joblib4j.spi.worker.FailureReport;
+import io.joblib4j.spi.worker.Hello;
+import io.joblib4j.spi.worker.WireFormat;
+import io.joblib4j.spi.worker.WorkerLink;
+import io.joblib4j.spi.worker.WorkerLoop;
+import io.joblib4j.testing.Unreadable;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InvalidObjectException;
@@ -31,7 +39,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import io.joblib4j.testing.Unreadable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -1,8 +1,12 @@
-package io.joblib4j.spi.worker;
+package io.joblib4j.internal.worker;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.joblib4j.spi.BatchListener;
 import io.joblib4j.spi.BatchOutcome;
+import io.joblib4j.spi.worker.BatchCodec;
+import io.joblib4j.spi.worker.FailureReport;
+import io.joblib4j.spi.worker.WireFormat;
+import io.joblib4j.spi.worker.WorkerLink;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
