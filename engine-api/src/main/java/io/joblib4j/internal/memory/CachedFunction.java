@@ -179,7 +179,7 @@ final class CachedFunction implements Serializable {
       throw new UncheckedIOException("cannot clear " + identity().name() + " in " + store.location(), e);
     }
     CHECKED.removeIf(k -> k.startsWith(settings.location() + "|" + identity().folder() + "|"));
-    LimitKeeper.forget(settings.location());
+    MemoryLimits.forget(settings.location());
   }
 
   /** This function's entries, with what their metadata.json records. */
@@ -422,7 +422,7 @@ final class CachedFunction implements Serializable {
       return existing != null ? existing : written[0];
     }
     settings.stats().stored();
-    LimitKeeper.stored(settings, store, dump.bytes() + metadataBytes[0]);
+    MemoryLimits.stored(settings, store, dump.bytes() + metadataBytes[0]);
     return written[0];
   }
 

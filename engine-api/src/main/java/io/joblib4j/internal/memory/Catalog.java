@@ -165,7 +165,7 @@ public final class Catalog {
       store.delete(path);
     }
     CachedFunction.forgetChecks(settings.location());
-    LimitKeeper.forget(settings.location());
+    MemoryLimits.forget(settings.location());
     return true;
   }
 

@@ -1,15 +1,12 @@
 package io.joblib4j.internal.memory;
 
-import io.joblib4j.spi.EntryFile;
 import io.joblib4j.spi.Store;
+import io.joblib4j.spi.upkeep.Lease;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.Serial;
 import java.io.Serializable;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.Executors;
@@ -39,7 +36,7 @@ import java.util.function.Supplier;
 record Claims(Duration lease, Duration maxWait) implements Serializable {
   @Serial private static final long serialVersionUID = 1L;
   static final String FOLDER = ".joblib4j/claims";
-  static final String FILE = "claim.json";
+  static final String FILE = Lease.FILE;
   static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
   static final Duration DEFAULT_MAX_WAIT = Duration.ofMinutes(30);
   private static final String OWNER = ManagementFactory.getRuntimeMXBean().getName() + "/" + UUID.randomUUID();
@@ -103,33 +100,9 @@ record Claims(Duration lease, Duration maxWait) implements Serializable {
   /** Takes the claim if it is free or expired. */
   private Held tryAcquire(Store store, String claim) {
     try {
-      for (int attempt = 0; attempt < 2; attempt++) {
-        long expires = System.currentTimeMillis() + lease.toMillis();
-        if (store.publish(claim, List.of(EntryFile.of(FILE, MetadataJson.writeClaim(OWNER, expires)))) == Store.Publication.PUBLISHED) {
-          return new Held(store, claim, lease);
-        }
-        Optional<Long> holderExpires = expiry(store, claim);
-        if (holderExpires.isPresent() && holderExpires.get() > System.currentTimeMillis()) {
-          return Held.BUSY;
-        }
-        store.delete(claim); // expired (its holder died) or unreadable: taken over
-      }
-      return Held.BUSY;
+      return Lease.take(store, claim, OWNER, lease.toMillis()) ? new Held(store, claim, lease) : Held.BUSY;
     } catch (IOException | RuntimeException e) {
       return Held.UNAVAILABLE; // advisory: compute without it
-    }
-  }
-
-  /** When the claim expires, or empty if it is gone or unreadable. */
-  private static Optional<Long> expiry(Store store, String claim) throws IOException {
-    Optional<InputStream> in = store.open(claim + "/" + FILE);
-    if (in.isEmpty()) {
-      return Optional.of(Long.MAX_VALUE); // released or being taken over this instant: look again later
-    }
-    try (InputStream s = in.get()) {
-      return MetadataJson.readClaimExpiry(s);
-    } catch (IOException e) {
-      return Optional.empty();
     }
   }
 
@@ -172,7 +145,7 @@ record Claims(Duration lease, Duration maxWait) implements Serializable {
         return; // a renewal racing the release must not bring the claim back
       }
       try {
-        store.replace(claim + "/" + FILE, MetadataJson.writeClaim(OWNER, System.currentTimeMillis() + lease.toMillis()));
+        store.replace(claim + "/" + FILE, Lease.record(OWNER, System.currentTimeMillis() + lease.toMillis()));
       } catch (IOException | RuntimeException e) {
         // the claim may expire: another JVM then computes too, which is only wasted work
       }

@@ -64,7 +64,7 @@ public final class Memoizer {
       throw new UncheckedIOException("cannot clear the cache at " + store.location(), e);
     } finally {
       CachedFunction.forgetChecks(settings.location());
-      LimitKeeper.forget(settings.location()); // the running total is now wrong: the next store lists
+      MemoryLimits.forget(settings.location()); // the running total is now wrong: the next store lists
     }
   }
 }

@@ -97,21 +97,6 @@ final class MetadataJson {
     return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(n);
   }
 
-  /** A claim's {@code claim.json}: who holds it, and until when (epoch milliseconds) unless renewed. */
-  static byte[] writeClaim(String owner, long expiresAtMillis) throws IOException {
-    ObjectNode n = JSON.createObjectNode();
-    n.put("owner", owner);
-    n.put("expiresAt", expiresAtMillis);
-    return JSON.writeValueAsBytes(n);
-  }
-
-  /** When the claim in a {@code claim.json} expires; empty if it does not say. */
-  static java.util.Optional<Long> readClaimExpiry(InputStream in) throws IOException {
-    JsonNode n = JSON.readTree(in);
-    return n != null && n.path("expiresAt").isNumber() ? java.util.Optional.of(n.path("expiresAt").asLong())
-        : java.util.Optional.empty();
-  }
-
   /** The short name recorded in a {@code function.json}, or null. */
   static String readFunctionName(InputStream in) throws IOException {
     JsonNode n = JSON.readTree(in);

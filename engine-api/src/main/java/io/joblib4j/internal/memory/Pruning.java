@@ -6,8 +6,6 @@ import io.joblib4j.PruneReport;
 import io.joblib4j.spi.Store;
 import io.joblib4j.spi.upkeep.PrunePlanner;
 import java.io.IOException;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
@@ -19,18 +17,8 @@ import java.util.function.Predicate;
 final class Pruning {
   private Pruning() {}
 
-  /**
-   * The entries to delete from {@code all} so that at most {@code maxBytes} bytes and {@code maxItems}
-   * entries remain (null: no such limit) and none was last used before {@code oldestAllowed}.
-   */
-  static List<CacheEntry> victims(List<CacheEntry> all, Long maxBytes, Long maxItems, Instant oldestAllowed,
-      Predicate<CacheEntry> spared) {
-    // the planner counts the age back from "now": an instant at the oldest allowed, with the age zero
-    CacheLimits limits = new CacheLimits(maxBytes, maxItems, oldestAllowed == null ? null : Duration.ZERO);
-    return PrunePlanner.plan(candidates(all, spared), limits, oldestAllowed == null ? Instant.EPOCH : oldestAllowed);
-  }
-
-  private static List<PrunePlanner.Candidate<CacheEntry>> candidates(List<CacheEntry> all, Predicate<CacheEntry> spared) {
+  /** Memory's entries as the planner's candidates, {@code spared} ones pinned. */
+  static List<PrunePlanner.Candidate<CacheEntry>> candidates(List<CacheEntry> all, Predicate<CacheEntry> spared) {
     List<PrunePlanner.Candidate<CacheEntry>> out = new ArrayList<>(all.size());
     for (CacheEntry e : all) {
       out.add(new PrunePlanner.Candidate<>(e, e.path(), e.sizeBytes(), e.lastAccess(), spared.test(e)));
@@ -53,7 +41,7 @@ final class Pruning {
     }
     long total = all.stream().mapToLong(CacheEntry::sizeBytes).sum();
     if (!dryRun) {
-      LimitKeeper.forget(settings.location());
+      MemoryLimits.forget(settings.location());
     }
     return new PruneReport(dryRun, doomed, freed, all.size() - doomed.size(), total - freed);
   }

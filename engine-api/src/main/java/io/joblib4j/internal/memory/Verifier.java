@@ -100,7 +100,7 @@ public final class Verifier {
       if (!temporaries.isEmpty()) {
         Sweep.temporaries(store);
       }
-      LimitKeeper.forget(settings.location());
+      MemoryLimits.forget(settings.location());
     }
     return new VerifyReport(entryFiles.size(), problems, repair);
   }

@@ -11,6 +11,12 @@
  *   <li>{@link io.joblib4j.spi.upkeep.PrunePlanner}: which entries a prune deletes, least recently
  *       used first, from {@link io.joblib4j.CacheLimits}. A dry run is the plan the real run carries
  *       out.
+ *   <li>{@link io.joblib4j.spi.upkeep.LimitKeeper}: the limits a cache keeps after every store, with
+ *       the bound it promises whatever the scheduler does; {@link io.joblib4j.spi.upkeep.Lease}: the
+ *       claims and locks that end on their own when their holder dies.
+ *   <li>{@link io.joblib4j.spi.upkeep.Sweep}: when a temporary is a dead writer's, and its removal.
+ *   <li>{@link io.joblib4j.spi.upkeep.KeyParts}: a key's named parts and the one diff behind every
+ *       {@code explain}.
  * </ul>
  *
  * Nothing here uses joblib4j's internals or links Spark or Hadoop: it speaks {@link

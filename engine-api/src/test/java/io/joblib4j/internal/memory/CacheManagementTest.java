@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.joblib4j.CacheEntry;
 import io.joblib4j.CacheLimits;
+import io.joblib4j.spi.upkeep.LimitKeeper;
 import io.joblib4j.Memory;
 import io.joblib4j.MissExplanation;
 import io.joblib4j.MissReason;
@@ -128,18 +129,18 @@ class CacheManagementTest {
     Memory memory = Memory.builder(dir.resolve("cache")).verbose(0).itemsLimit(20).build();
     var r = memory.cache(CacheManagementTest::ramp);
     r.apply(0);
-    LimitKeeper keeper = LimitKeeper.of(memory.location());
-    long listings = keeper.listings.get();
+    LimitKeeper keeper = MemoryLimits.keeper(memory.location());
+    long listings = keeper.listings();
     assertThat(listings).isEqualTo(1); // the first store of this JVM lists once
     for (int i = 1; i < 20; i++) {
       r.apply(i);
     }
-    assertThat(keeper.listings.get()).isEqualTo(listings); // 19 stores, no listing
+    assertThat(keeper.listings()).isEqualTo(listings); // 19 stores, no listing
     r.apply(20); // the 21st entry passes the limit
-    assertThat(keeper.listings.get()).isEqualTo(listings + 1);
+    assertThat(keeper.listings()).isEqualTo(listings + 1);
     assertThat(memory.entries().size()).isEqualTo(18); // down to 90 %, least recently used first
     assertThat(r.checkCallInCache(0)).isFalse();
     assertThat(r.checkCallInCache(20)).isTrue();
-    assertThat(Files.exists(dir.resolve("cache").resolve(LimitKeeper.BOOK))).isTrue();
+    assertThat(Files.exists(dir.resolve("cache").resolve(MemoryLimits.BOOK))).isTrue();
   }
 }

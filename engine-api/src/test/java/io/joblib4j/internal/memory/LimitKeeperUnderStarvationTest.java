@@ -2,6 +2,7 @@ package io.joblib4j.internal.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.joblib4j.spi.upkeep.Lease;
 import io.joblib4j.CacheEntry;
 import io.joblib4j.CacheListing;
 import io.joblib4j.MemoizedFn1;
@@ -40,8 +41,8 @@ class LimitKeeperUnderStarvationTest {
 
   @AfterEach
   void unhook() {
-    LimitKeeper.midPrune = location -> {};
-    LimitKeeper.writerWaits = location -> {};
+    MemoryLimits.midPrune = location -> {};
+    MemoryLimits.writerWaits = location -> {};
   }
 
   @Test
@@ -61,7 +62,7 @@ class LimitKeeperUnderStarvationTest {
       }
     };
     AtomicBoolean paused = new AtomicBoolean();
-    LimitKeeper.midPrune = l -> {
+    MemoryLimits.midPrune = l -> {
       if (l.equals(location) && paused.compareAndSet(false, true)) {
         settle.run();
         try {
@@ -71,7 +72,7 @@ class LimitKeeperUnderStarvationTest {
         }
       }
     };
-    LimitKeeper.writerWaits = l -> {
+    MemoryLimits.writerWaits = l -> {
       if (l.equals(location)) {
         settle.run();
       }
@@ -123,8 +124,8 @@ class LimitKeeperUnderStarvationTest {
     // another JVM's pruner, paused mid-prune (a lease far from expiring): it holds the prune lock
     Store store = new LocalStore(cache);
     long expires = System.currentTimeMillis() + TimeUnit.MINUTES.toMillis(30);
-    assertThat(store.publish(LimitKeeper.LOCK,
-        List.of(EntryFile.of(Claims.FILE, MetadataJson.writeClaim("prune", expires)))))
+    assertThat(store.publish(MemoryLimits.LOCK,
+        List.of(EntryFile.of(Claims.FILE, Lease.record("prune", expires)))))
         .isEqualTo(Store.Publication.PUBLISHED);
 
     Process p = MemoryReliabilityTest.childJvm(Writer.class, cache.toString());
@@ -139,7 +140,7 @@ class LimitKeeperUnderStarvationTest {
         + "-byte limit: " + stores + " stores, " + left.totalBytes() + " bytes left");
     assertThat(stores * largest(left)).as("bytes stored in all").isGreaterThan(5 * LIMIT);
     assertThat(left.totalBytes()).as("the cache after the writing JVM exited").isLessThanOrEqualTo(LIMIT);
-    assertThat(cache.resolve(LimitKeeper.LOCK).resolve(Claims.FILE)).as("the other JVM's lock is still its own")
+    assertThat(cache.resolve(MemoryLimits.LOCK).resolve(Claims.FILE)).as("the other JVM's lock is still its own")
         .exists();
   }
 

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.joblib4j.spi.upkeep.Lease;
 import io.joblib4j.MemoizedFn1;
 import io.joblib4j.Memory;
 import io.joblib4j.MemoryContractTest;
@@ -227,12 +228,12 @@ class SingleFlightTest {
   }
 
   private static void plantClaim(LocalStore store, String entry, long expiresAt) throws Exception {
-    store.publish(Claims.path(entry), List.of(EntryFile.of(Claims.FILE, MetadataJson.writeClaim("dead-jvm", expiresAt))));
+    store.publish(Claims.path(entry), List.of(EntryFile.of(Claims.FILE, Lease.record("dead-jvm", expiresAt))));
   }
 
   private static long expiry(LocalStore store, String claimFile) {
     try (var in = store.open(claimFile).orElseThrow()) {
-      return MetadataJson.readClaimExpiry(in).orElseThrow();
+      return Lease.expiry(in).orElseThrow();
     } catch (Exception e) {
       return -1;
     }

@@ -129,6 +129,7 @@ public final class EntryCatalog {
     }
     deleteIfEmpty(StageLayout.dataRoot(stage));
     deleteIfEmpty(StageLayout.stageDir(stage));
+    StageLimits.forget(this);
     return entries.size();
   }
 
@@ -162,23 +163,36 @@ public final class EntryCatalog {
    * deletes nothing and returns the same plan, so a dry run reports what the real run deletes.
    */
   public Pruned prune(CacheLimits limits, Instant now, Set<String> keep, boolean dryRun) throws IOException {
+    List<PrunePlanner.Candidate<Listed>> candidates = candidates(keep);
+    List<Listed> doomed = PrunePlanner.plan(candidates, limits, now);
+    long total = candidates.stream().mapToLong(PrunePlanner.Candidate::bytes).sum();
+    long freed = 0;
+    for (Listed l : doomed) {
+      if (!dryRun) {
+        delete(l);
+      }
+      freed += l.record().bytes();
+    }
+    if (!dryRun) {
+      StageLimits.forget(this);
+    }
+    return new Pruned(doomed, candidates.size() - doomed.size(), total - freed);
+  }
+
+  /** Every entry as the planner's candidate, least recently read first by its last access; those in {@code keep} pinned. */
+  List<PrunePlanner.Candidate<Listed>> candidates(Set<String> keep) throws IOException {
     List<PrunePlanner.Candidate<Listed>> candidates = new ArrayList<>();
-    long total = 0;
     for (Listed l : list()) {
       EntryRecord r = l.record();
       candidates.add(new PrunePlanner.Candidate<>(l, StageLayout.entry(r.stage(), r.key()), r.bytes(), l.lastAccess(),
           keep.contains(r.stage() + "/" + r.key())));
-      total += r.bytes();
     }
-    List<Listed> doomed = PrunePlanner.plan(candidates, limits, now);
-    long freed = 0;
-    for (Listed l : doomed) {
-      if (!dryRun) {
-        delete(l.record().stage(), l.record().key(), l.record().data());
-      }
-      freed += l.record().bytes();
-    }
-    return new Pruned(doomed, candidates.size() - doomed.size(), total - freed);
+    return candidates;
+  }
+
+  /** Deletes a listed entry and its data. */
+  void delete(Listed l) throws IOException {
+    delete(l.record().stage(), l.record().key(), l.record().data());
   }
 
   /**

@@ -76,7 +76,7 @@ class MaintenanceTest {
     limited.reset();
     bounded.call(CLEAN, new Object[] {below(20)});
     assertThat(limited.calls("children")).isZero();
-    clock.advance(Maintenance.PRUNE_INTERVAL);
+    clock.advance(StageLimits.RELIST_AFTER);
     bounded.call(CLEAN, new Object[] {below(30)});
     assertThat(limited.calls("children")).isPositive(); // the interval passed: a full prune
   }
