@@ -4,6 +4,7 @@ import io.joblib4j.CorruptFileException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.zip.CRC32C;
 
 /**
@@ -19,6 +20,10 @@ import java.util.zip.CRC32C;
 public final class BlockChecks {
   private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
 
+  /** Blocks read ahead of a sequential scan. */
+  private static final int READ_AHEAD = 2;
+
+  private final Path file;
   private final String source;
   private final String record;
   private final long fileOffset;
@@ -30,16 +35,18 @@ public final class BlockChecks {
    * Checks for array data whose block {@code i} (bytes {@code [i << shift, (i + 1) << shift)} of the
    * data) has CRC32C {@code sums[i]}.
    *
+   * @param file the mapped file, read ahead of sequential scans (never changed or checked through)
    * @param source the file, for messages
    * @param record which record of the file holds the data, for messages ("record #3")
    * @param fileOffset where the data starts in the file, for messages
    * @param shift log2 of the block size; blocks never straddle a storage segment
    * @param sums the blocks' CRC32Cs, in order
    */
-  public BlockChecks(String source, String record, long fileOffset, int shift, int[] sums) {
+  public BlockChecks(Path file, String source, String record, long fileOffset, int shift, int[] sums) {
     if (shift > ByteStorage.MAPPED_SHIFT) {
       throw new IllegalArgumentException("blocks of 2^" + shift + " bytes would straddle mapped segments");
     }
+    this.file = file;
     this.source = source;
     this.record = record;
     this.fileOffset = fileOffset;
@@ -94,5 +101,14 @@ public final class BlockChecks {
           + "; the file was damaged after it was written: restore it from a copy or dump the array again");
     }
     WORDS.getAndBitwiseOr(checked, block >>> 6, 1L << block);
+    int ahead = block + READ_AHEAD;
+    if (file != null && (block == 0 || isChecked(block - 1))) { // a sequential scan: keep the disk busy
+      for (int next = block == 0 ? 1 : ahead; next <= ahead && next < sums.length; next++) {
+        if (!isChecked(next)) {
+          long at = (long) next << shift;
+          ReadAhead.request(file, fileOffset + at, Math.min(1L << shift, s.byteSize() - at));
+        }
+      }
+    }
   }
 }
