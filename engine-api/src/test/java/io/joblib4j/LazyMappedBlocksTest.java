@@ -79,7 +79,7 @@ class LazyMappedBlocksTest {
         .hasMessageStartingWith(file + ": ")
         .hasMessageContaining("checksum mismatch (CRC32C) in block 2 of 4")
         .hasMessageContaining("file offsets " + from + ".." + (from + BLOCK - 1))
-        .hasMessageContaining("restore it from a copy or dump the array again");
+        .hasMessageContaining("restore it from a copy or write it again");
     // every way to the bytes checks them: bulk reads, views, copies, hashing, equality
     assertThatThrownBy(a::toDoubleArray).isInstanceOf(CorruptFileException.class);
     assertThatThrownBy(() -> a.slice(inBlock(2), inBlock(2) + 1).getDouble(0)).isInstanceOf(CorruptFileException.class);

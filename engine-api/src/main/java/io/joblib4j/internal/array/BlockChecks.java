@@ -98,7 +98,7 @@ public final class BlockChecks {
       throw new CorruptFileException(source, "checksum mismatch (CRC32C) in block " + block + " of "
           + sums.length + " of the mapped array data of " + record + ": bytes " + from + ".." + (from + len - 1)
           + " of the array, file offsets " + (fileOffset + from) + ".." + (fileOffset + from + len - 1)
-          + "; the file was damaged after it was written: restore it from a copy or dump the array again");
+          + "; the file was damaged after it was written: restore it from a copy or write it again (for a Memory entry, memory.verify(true) removes damaged entries)");
     }
     WORDS.getAndBitwiseOr(checked, block >>> 6, 1L << block);
     int ahead = block + READ_AHEAD;
