@@ -182,14 +182,18 @@ public final class Joblib {
    * checked against the allow-list before they are loaded ({@link UnsafeClassException}); lengths
    * are checked against the bytes that remain before anything is allocated; what the load builds
    * is bounded by {@link LoadOptions#maxHeapBytes()} and {@link LoadOptions#maxDecompressedBytes()}.
-   * A <em>mapped</em> array is not read to be loaded, so its data is checked separately: on the
-   * first map of each version of the file in this JVM (a version is the path, size, modification
-   * time and file key, such as the inode; a file rewritten in place within two seconds before its
-   * check is checked again), by reading the mapped data once through its CRC32C. Mapping the same
-   * file again costs a few system calls. {@link LoadOptions.Builder#verifyMappedData(boolean)
-   * verifyMappedData(false)} skips that read for zero-cost maps of files you trust not to be damaged.
-   * Data mapped {@link MmapMode#READ_WRITE} is checked on its first such map and then flagged in the
-   * file as no longer checksummed, since its bytes then change under the reader.
+   * A <em>mapped</em> array is not read to be loaded, so its data is checked separately, lazily:
+   * each 1 MiB block against its own CRC32C the first time it is read through the array or any view
+   * of it (or, {@link MmapMode#COPY_ON_WRITE}, written), so a map costs the same whatever the file's
+   * size and only what is read is ever checked; a damaged block fails the reads that touch it with
+   * a {@link CorruptFileException} naming the file and the block. Files written before joblib4j
+   * kept block sums are checked whole instead, on the first map of each version of the file in this
+   * JVM (a version is the path, size, modification time and file key, such as the inode; a file
+   * rewritten in place within two seconds before its check is checked again). {@link
+   * LoadOptions.Builder#verifyMappedData(boolean) verifyMappedData(false)} skips these checks for
+   * files you trust not to be damaged. Data mapped {@link MmapMode#READ_WRITE} is checked whole on
+   * its first such map and then flagged in the file as no longer checksummed, since its bytes then
+   * change under the reader.
    *
    * @param <T> the type the caller expects
    * @param file the file

@@ -198,12 +198,13 @@ public final class LoadOptions {
   }
 
   /**
-   * Whether a memory-mapped load checks the array data against its CRC32C, as a heap load always
-   * does. Default true. The check reads the mapped data once; it is done at most once per version
-   * of a file per JVM (the same path, size, modification time and file key, e.g. the inode), so
-   * mapping the same file again costs a few system calls, not a read. A file modified less than two
-   * seconds before it was checked is checked again on its next map, since file times are too coarse
-   * to tell a change made in the same instant apart.
+   * Whether a memory-mapped load checks the array data against its CRC32Cs, as a heap load always
+   * does. Default true. The check is lazy: each 1 MiB block is checked the first time it is read
+   * (the map itself reads nothing of the data). Files written before joblib4j kept block sums are
+   * checked whole, once per version of a file per JVM (the same path, size, modification time and
+   * file key, e.g. the inode), so mapping the same file again costs a few system calls, not a read;
+   * such a file modified less than two seconds before it was checked is checked again on its next
+   * map, since file times are too coarse to tell a change made in the same instant apart.
    *
    * @return false when mapped array data is served unchecked (see {@link
    *     Builder#verifyMappedData(boolean)})
@@ -372,9 +373,9 @@ public final class LoadOptions {
 
     /**
      * Whether mapped array data is checked against its CRC32C before it is handed out (default
-     * true; see {@link LoadOptions#verifyMappedData()}). {@code false} gives zero-cost maps: the
-     * first map of a large file then reads nothing, and a damaged array is served as it is, exactly
-     * like {@code np.load(mmap_mode="r")}. The file's framing and its other records are still checked.
+     * true; see {@link LoadOptions#verifyMappedData()}). {@code false} gives unchecked maps: no
+     * block is checked when it is read (nor an old-format file when it is mapped), and a damaged
+     * array is served as it is, exactly like {@code np.load(mmap_mode="r")}. The file's framing and its other records are still checked.
      *
      * @param verify false to serve mapped data unchecked
      * @return this builder

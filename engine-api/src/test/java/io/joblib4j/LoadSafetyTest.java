@@ -3,6 +3,7 @@ package io.joblib4j;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.joblib4j.internal.persist.OldFormatFiles;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -194,10 +195,12 @@ class LoadSafetyTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     Joblib.dump(1, out);
     byte[] b = out.toByteArray();
-    b[8] = 2; // major version
+    b[8] = (byte) (OldFormatFiles.currentVersion() + 1); // major version
     fixHeaderCrc(b, 0);
     assertThatThrownBy(() -> Joblib.load(new ByteArrayInputStream(b)))
-        .isInstanceOf(UnsupportedFormatVersionException.class).hasMessageContaining("upgrade");
+        .isInstanceOf(UnsupportedFormatVersionException.class).hasMessageContaining("upgrade")
+        .hasMessageContaining("version " + b[8] + ",")
+        .satisfies(e -> assertThat(((UnsupportedFormatVersionException) e).version()).isEqualTo(b[8]));
   }
 
   @Test

@@ -38,7 +38,10 @@ public abstract class ArrayAccess {
   /** Whether the elements are one C-ordered run of {@code nbytes} bytes from {@link #byteOffset}. */
   public abstract boolean isContiguous(NDArray a);
 
-  /** Feeds the element bytes in C order, as little-endian buffers of at most 1 GiB; do not write them. */
+  /**
+   * Feeds the element bytes in C order, as little-endian buffers of at most 1 GiB; do not write them.
+   * The blocks of a lazily checked mapping are checked before their bytes are handed out.
+   */
   public abstract void forEachBuffer(NDArray a, Consumer<ByteBuffer> sink);
 
   /** A C-ordered array over all of {@code storage}. */

@@ -37,8 +37,16 @@ public final class ByteStorage {
   private final Path file;
   private final long fileOffset;
   private final MmapMode mode;
+  /** Lazy per-block checks of mapped data (format version 2), or null: nothing left to check. */
+  private final BlockChecks checks;
 
   private ByteStorage(ByteBuffer[] segments, int shift, long byteSize, Path file, long fileOffset, MmapMode mode) {
+    this(segments, shift, byteSize, file, fileOffset, mode, null);
+  }
+
+  private ByteStorage(ByteBuffer[] segments, int shift, long byteSize, Path file, long fileOffset, MmapMode mode,
+      BlockChecks checks) {
+    this.checks = checks;
     this.segments = segments;
     this.shift = shift;
     this.mask = (1L << shift) - 1;
@@ -109,6 +117,23 @@ public final class ByteStorage {
     return new ByteStorage(segs, MAPPED_SHIFT, bytes, file.toAbsolutePath(), offset, mode);
   }
 
+  /**
+   * This storage's bytes, each block checked by {@code checks} the first time it is read (or, for a
+   * copy-on-write mapping, written) through this storage or any array viewing it. Only mapped
+   * storage, whose segments are as large as blocks can be, is checked this way.
+   */
+  public ByteStorage checkedLazily(BlockChecks checks) {
+    if (file == null) {
+      throw new IllegalStateException("only mapped storage is checked lazily");
+    }
+    return new ByteStorage(live(), shift, byteSize, file, fileOffset, mode, checks);
+  }
+
+  /** The lazy checks, or null. */
+  public BlockChecks checks() {
+    return checks;
+  }
+
   private static int segmentCount(long bytes, int shift) {
     long n = (bytes + (1L << shift) - 1) >>> shift;
     if (n > Integer.MAX_VALUE) {
@@ -143,7 +168,11 @@ public final class ByteStorage {
     return shift;
   }
 
-  /** The segments (shared, not copied). */
+  /**
+   * The segments (shared, not copied), raw: <b>not verified</b> against a lazily checked storage's
+   * block sums ({@link #checks()}); a caller reading them from such a storage checks the range it
+   * reads first ({@link #ensureChecked}), or reads through {@link #slice} instead.
+   */
   public ByteBuffer[] segments() {
     return live();
   }
@@ -166,57 +195,120 @@ public final class ByteStorage {
   }
 
   public byte getByte(long off) {
+    BlockChecks c = checks;
+    if (c != null) {
+      c.ensure(this, off);
+    }
     return seg(off).get(pos(off));
   }
 
   public short getShort(long off) {
+    BlockChecks c = checks;
+    if (c != null) {
+      c.ensure(this, off);
+    }
     return seg(off).getShort(pos(off));
   }
 
   public int getInt(long off) {
+    BlockChecks c = checks;
+    if (c != null) {
+      c.ensure(this, off);
+    }
     return seg(off).getInt(pos(off));
   }
 
   public long getLong(long off) {
+    BlockChecks c = checks;
+    if (c != null) {
+      c.ensure(this, off);
+    }
     return seg(off).getLong(pos(off));
   }
 
   public float getFloat(long off) {
+    BlockChecks c = checks;
+    if (c != null) {
+      c.ensure(this, off);
+    }
     return seg(off).getFloat(pos(off));
   }
 
   public double getDouble(long off) {
+    BlockChecks c = checks;
+    if (c != null) {
+      c.ensure(this, off);
+    }
     return seg(off).getDouble(pos(off));
   }
 
   public void putByte(long off, byte v) {
+    BlockChecks c = checks;
+    if (c != null) {
+      c.ensure(this, off); // a private copy's block is checked before it differs from the file
+    }
     seg(off).put(pos(off), v);
   }
 
   public void putShort(long off, short v) {
+    BlockChecks c = checks;
+    if (c != null) {
+      c.ensure(this, off); // a private copy's block is checked before it differs from the file
+    }
     seg(off).putShort(pos(off), v);
   }
 
   public void putInt(long off, int v) {
+    BlockChecks c = checks;
+    if (c != null) {
+      c.ensure(this, off); // a private copy's block is checked before it differs from the file
+    }
     seg(off).putInt(pos(off), v);
   }
 
   public void putLong(long off, long v) {
+    BlockChecks c = checks;
+    if (c != null) {
+      c.ensure(this, off); // a private copy's block is checked before it differs from the file
+    }
     seg(off).putLong(pos(off), v);
   }
 
   public void putFloat(long off, float v) {
+    BlockChecks c = checks;
+    if (c != null) {
+      c.ensure(this, off); // a private copy's block is checked before it differs from the file
+    }
     seg(off).putFloat(pos(off), v);
   }
 
   public void putDouble(long off, double v) {
+    BlockChecks c = checks;
+    if (c != null) {
+      c.ensure(this, off); // a private copy's block is checked before it differs from the file
+    }
     seg(off).putDouble(pos(off), v);
   }
 
   /**
-   * A read-only little-endian view of bytes {@code [off, off + len)}, which must lie in one segment.
+   * A little-endian view of bytes {@code [off, off + len)}, which must lie in one segment, checked
+   * first if this storage is checked lazily. Callers must not write through it.
    */
   public ByteBuffer slice(long off, int len) {
+    ensureChecked(off, len);
+    return rawSlice(off, len);
+  }
+
+  /** Checks the blocks of bytes {@code [off, off + len)} of a lazily checked storage; no-op otherwise. */
+  public void ensureChecked(long off, long len) {
+    BlockChecks c = checks;
+    if (c != null) {
+      c.ensure(this, off, len);
+    }
+  }
+
+  /** As {@link #slice}, <b>not verified</b>: for the checks themselves. */
+  ByteBuffer rawSlice(long off, int len) {
     ByteBuffer s = seg(off).duplicate();
     int p = pos(off);
     s.limit(p + len).position(p);
@@ -225,6 +317,7 @@ public final class ByteStorage {
 
   /** Copies {@code src}'s remaining bytes to {@code [off, ...)}, across segments as needed. */
   public void write(long off, ByteBuffer src) {
+    ensureChecked(off, src.remaining());
     while (src.hasRemaining()) {
       int n = (int) Math.min(src.remaining(), bytesInSegment(off));
       seg(off).put(pos(off), src, src.position(), n);

@@ -30,7 +30,7 @@ final class StoredOutput {
       if (file.isEmpty()) {
         return Optional.empty();
       }
-      // the load checks the mapped data against its CRC32Cs once per version of the file in this JVM
+      // the load checks the mapped data against its CRC32Cs lazily, block by block as it is read
       return Optional.of(Persistence.load(file.get(), options));
     }
     Optional<InputStream> in = store.open(output);
@@ -56,7 +56,7 @@ final class StoredOutput {
     }
     Path file = local.root().resolve(output);
     try (FileChannel ch = opened.get()) {
-      return Optional.of(Persistence.load(ch, file, options)); // checks the mapped data, once per file version
+      return Optional.of(Persistence.load(ch, file, options)); // checks the mapped data as it is read
     }
   }
 }

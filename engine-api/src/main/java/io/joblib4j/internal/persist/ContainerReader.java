@@ -3,6 +3,7 @@ package io.joblib4j.internal.persist;
 import io.joblib4j.CorruptFileException;
 import io.joblib4j.MmapMode;
 import io.joblib4j.UnsupportedFormatVersionException;
+import io.joblib4j.internal.array.BlockChecks;
 import io.joblib4j.internal.array.ByteStorage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -37,6 +38,7 @@ final class ContainerReader {
   private final ByteBuffer tail = ByteBuffer.allocate(Format.TRAILER).order(ByteOrder.LITTLE_ENDIAN);
   private ByteBuffer stage;
   private int alignment;
+  private int major;
   private long sequence;
   private long objectBytes;
   private boolean mappedAny;
@@ -78,14 +80,14 @@ final class ContainerReader {
     if (!Arrays.equals(magic, Format.MAGIC)) {
       throw corrupt("bad magic bytes: not a joblib4j container");
     }
-    int major = h.getShort() & 0xFFFF;
+    major = h.getShort() & 0xFFFF;
     h.getShort(); // minor versions only add things readers may ignore
     alignment = h.getInt();
     int crcAt = 28;
     if (h.getInt(crcAt) != ContainerWriter.crcOf(h.array(), crcAt)) {
       throw corrupt("checksum mismatch in the file header");
     }
-    if (major != Format.MAJOR) {
+    if (major < Format.OLDEST_MAJOR || major > Format.MAJOR) {
       throw new UnsupportedFormatVersionException(name, major, Format.MAJOR);
     }
     if (alignment <= 0 || alignment > Format.MAX_ALIGNMENT || Integer.bitCount(alignment) != 1) {
@@ -103,6 +105,8 @@ final class ContainerReader {
         byte[] payload = readSmallPayload(Format.MAX_OBJECT_CHUNK);
         objectBytes += payload.length;
         return payload;
+      } else if (kind == Format.KIND_SUMS) {
+        throw corrupt("block sums in record #" + (sequence - 1) + " follow no array data");
       } else {
         throw corrupt("truncated value: the end record comes before the value is complete");
       }
@@ -152,7 +156,7 @@ final class ContainerReader {
       throw corrupt("record #" + seq + " found where record #" + sequence + " was expected (records lost or reordered)");
     }
     sequence++;
-    if (kind < Format.KIND_BLOB || kind > Format.KIND_END || reserved != 0) {
+    if (kind < Format.KIND_BLOB || kind > (major >= 2 ? Format.KIND_SUMS : Format.KIND_END) || reserved != 0) {
       throw corrupt("unknown record kind " + kind + " (or non-zero reserved bytes) in record #" + seq);
     }
     boolean validSubtype = kind == Format.KIND_BLOB
@@ -292,12 +296,87 @@ final class ContainerReader {
   }
 
   private ByteStorage readArrayData() throws IOException {
+    ByteStorage s = readArrayPayload();
+    if (major < 2) {
+      return s;
+    }
+    long dataLength = length;
+    long record = sequence - 1;
+    boolean mutable = (flags & Format.FLAG_MUTABLE) != 0;
+    long dataAt = s.file() != null ? s.fileOffset() : -1;
+    int payloadCrc = tail.getInt(0);
+    BlockSums sums = readSums(dataLength, record);
+    if (!mutable && sums.combined(dataLength) != payloadCrc) {
+      // the sums and the payload checksum disagree: one of them (or the data) was damaged, and a
+      // lazy map would otherwise never look at the payload checksum
+      throw corrupt("the block sums of the array data of record #" + record + " do not add up to its checksum"
+          + " (CRC32C): the file was damaged after it was written");
+    }
+    // mapped READ_ONLY or COPY_ON_WRITE: each block is checked when first touched; READ_WRITE data
+    // was checked whole before it was flagged, and a heap copy was checked as it was read
+    if (dataAt >= 0 && checkMappedData && !mutable && mmap != MmapMode.READ_WRITE) {
+      return s.checkedLazily(new BlockChecks(s.file(), name, "record #" + record, dataAt, sums.shift(), sums.crcs()));
+    }
+    return s;
+  }
+
+  /** The CRC32Cs of blocks of {@code 1 << shift} bytes of a record's array data. */
+  private record BlockSums(int shift, int[] crcs) {
+    /** The CRC32C of the whole data of {@code length} bytes, from the blocks' (microseconds per GiB). */
+    int combined(long length) {
+      if (crcs.length == 0) {
+        return 0;
+      }
+      CrcCombine combine = new CrcCombine(1L << shift);
+      int whole = crcs[0];
+      for (int i = 1; i < crcs.length - 1; i++) {
+        whole = combine.append(whole, crcs[i]);
+      }
+      if (crcs.length > 1) {
+        long last = length - ((long) (crcs.length - 1) << shift);
+        whole = last == 1L << shift ? combine.append(whole, crcs[crcs.length - 1])
+            : CrcCombine.append(whole, crcs[crcs.length - 1], last);
+      }
+      return whole;
+    }
+  }
+
+  /** Reads the SUMS record that must follow the array data of record {@code record} (version 2). */
+  private BlockSums readSums(long dataLength, long record) throws IOException {
+    readRecordHeader();
+    if (kind != Format.KIND_SUMS) {
+      throw corrupt("record #" + (sequence - 1) + " is of kind " + kind + " where the block sums of the array data of"
+          + " record #" + record + " belong (records lost or reordered?)");
+    }
+    long most = Format.SUMS_HEADER + 4 * BlockSummer.blockCount(dataLength, Format.MIN_BLOCK_SHIFT);
+    ByteBuffer p = ByteBuffer.wrap(readSmallPayload((int) Math.min(Integer.MAX_VALUE - 8, most)))
+        .order(ByteOrder.LITTLE_ENDIAN);
+    if (p.remaining() < Format.SUMS_HEADER) {
+      throw corrupt("block sums record #" + (sequence - 1) + " of " + p.remaining() + " bytes is too short");
+    }
+    int size = p.getInt();
+    int n = p.getInt();
+    if (Integer.bitCount(size) != 1 || size < 1 << Format.MIN_BLOCK_SHIFT || size > 1 << Format.MAX_BLOCK_SHIFT) {
+      throw corrupt("invalid block size " + Integer.toUnsignedString(size) + " in block sums record #" + (sequence - 1));
+    }
+    int shift = Integer.numberOfTrailingZeros(size);
+    if (n != BlockSummer.blockCount(dataLength, shift) || p.remaining() != 4L * n) {
+      throw corrupt("block sums record #" + (sequence - 1) + " holds " + Integer.toUnsignedString(n) + " sums in "
+          + p.remaining() + " bytes for " + dataLength + " bytes of array data in blocks of " + size);
+    }
+    int[] crcs = new int[n];
+    p.asIntBuffer().get(crcs);
+    return new BlockSums(shift, crcs);
+  }
+
+  private ByteStorage readArrayPayload() throws IOException {
     if (mmap != null && src.channel() != null) {
       ByteStorage s = ByteStorage.map(src.channel(), file, src.position, length, mmap);
       src.skip(length);
       tail.clear();
       src.readFully(tail);
-      if (checkMappedData && (flags & Format.FLAG_MUTABLE) == 0) {
+      // version 1 has only the whole payload's checksum; READ_WRITE data is checked before it is flagged
+      if (checkMappedData && (flags & Format.FLAG_MUTABLE) == 0 && (major < 2 || mmap == MmapMode.READ_WRITE)) {
         checkMapped(s);
       }
       if (mmap == MmapMode.READ_WRITE && (flags & Format.FLAG_MUTABLE) == 0) {

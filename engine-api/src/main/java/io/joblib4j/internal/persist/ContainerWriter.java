@@ -21,11 +21,20 @@ final class ContainerWriter {
   private long sequence;
   private long blobs;
   private long objectBytes;
+  private final int major;
+  /** The block sums of the NDArray blob being written, or null. */
+  private BlockSummer sums;
 
   ContainerWriter(Sink sink) throws IOException {
+    this(sink, Format.MAJOR);
+  }
+
+  /** A writer of format version {@code major}: 1 only to make old-format files for tests. */
+  ContainerWriter(Sink sink, int major) throws IOException {
     this.sink = sink;
+    this.major = major;
     ByteBuffer h = ByteBuffer.allocate(Format.FILE_HEADER).order(ByteOrder.LITTLE_ENDIAN);
-    h.put(Format.MAGIC).putShort((short) Format.MAJOR).putShort((short) Format.MINOR)
+    h.put(Format.MAGIC).putShort((short) major).putShort((short) Format.MINOR)
         .putInt(Format.ALIGNMENT).putInt(0).putInt(0).putInt(0);
     h.putInt(crcOf(h.array(), 28));
     h.flip();
@@ -53,9 +62,36 @@ final class ContainerWriter {
     return blobs++;
   }
 
+  /**
+   * Starts the blob record of NDArray data of {@code length} bytes; the caller then calls {@link
+   * #payload} and {@link #endArrayBlob}.
+   */
+  long beginArrayBlob(long length) throws IOException {
+    long id = beginBlob(Format.BLOB_NDARRAY, length);
+    if (major >= 2) {
+      sums = new BlockSummer(Format.BLOCK_SHIFT, length);
+    }
+    return id;
+  }
+
+  /** Ends NDArray data with its payload checksum, then (version 2) writes its block sums. */
+  void endArrayBlob() throws IOException {
+    end();
+    if (sums != null) {
+      ByteBuffer p = sums.finish();
+      sums = null;
+      writeHeader(Format.KIND_SUMS, 0, p.remaining(), false);
+      payload(p);
+      end();
+    }
+  }
+
   /** Writes payload bytes of the current record (all of {@code b}'s remaining bytes). */
   void payload(ByteBuffer b) throws IOException {
     crc.update(b.duplicate());
+    if (sums != null) {
+      sums.update(b.duplicate());
+    }
     sink.write(b);
   }
 

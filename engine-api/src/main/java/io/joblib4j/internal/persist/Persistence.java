@@ -166,7 +166,8 @@ public final class Persistence {
     byte[] head = Arrays.copyOf(peek.array(), peek.position());
     if (startsWith(head, Format.MAGIC)) {
       Object value = read(Source.of(ch), name, mmap, checkData, file, options);
-      if (checkData && version.equals(VerifiedFiles.version(file, version.links()))) {
+      // a file with block sums was checked only where it was read, lazily, by each map: never remembered
+      if (checkData && !hasBlockSums(head) && version.equals(VerifiedFiles.version(file, version.links()))) {
         VerifiedFiles.remember(version, checkStart); // unchanged while it was checked
       }
       return value;
@@ -309,6 +310,11 @@ public final class Persistence {
   private static ClassLoader contextLoader() {
     ClassLoader l = Thread.currentThread().getContextClassLoader();
     return l != null ? l : Persistence.class.getClassLoader();
+  }
+
+  /** Whether a container's header (at least its first 10 bytes) says version 2 or later. */
+  private static boolean hasBlockSums(byte[] head) {
+    return head.length < 10 || ((head[8] & 0xFF) | (head[9] & 0xFF) << 8) >= 2;
   }
 
   private static boolean startsWith(byte[] head, byte[] magic) {

@@ -202,7 +202,7 @@ final class ValueEncoder {
   private void writeNDArray(NDArray a) throws IOException {
     Long id = blobIds.get(a);
     if (id == null) {
-      id = writer.beginBlob(Format.BLOB_NDARRAY, a.nbytes());
+      id = writer.beginArrayBlob(a.nbytes());
       IOException[] failure = {null};
       ArrayAccess.get().forEachBuffer(a, b -> {
         try {
@@ -216,7 +216,7 @@ final class ValueEncoder {
       if (failure[0] != null) {
         throw failure[0];
       }
-      writer.end();
+      writer.endArrayBlob();
       blobIds.put(a, id);
     }
     out.writeByte(Tags.NDARRAY);
