@@ -170,8 +170,13 @@ public final class S3Server implements AutoCloseable {
    *     hadoop-aws 3.5.0 and absent before 3.4.2
    */
   public Configuration conf(boolean conditionalWrites) {
+    return conf(endpoint(), conditionalWrites);
+  }
+
+  /** S3A settings for the server at {@code endpoint} (for child JVMs, which get the endpoint as an argument). */
+  public static Configuration conf(URI endpoint, boolean conditionalWrites) {
     Configuration c = new Configuration();
-    c.set("fs.s3a.endpoint", endpoint().toString());
+    c.set("fs.s3a.endpoint", endpoint.toString());
     c.set("fs.s3a.endpoint.region", "us-east-1");
     c.setBoolean("fs.s3a.path.style.access", true);
     c.setBoolean("fs.s3a.connection.ssl.enabled", false);
@@ -182,18 +187,6 @@ public final class S3Server implements AutoCloseable {
     // a test's folders are its own: no FileSystem instance shared with another test
     c.setBoolean("fs.s3a.impl.disable.cache", true);
     return c;
-  }
-
-  /** The settings of {@link #conf} as {@code -Dkey=value} arguments, as store options {@code hadoop.<key>}. */
-  public java.util.Map<String, String> storeOptions(boolean conditionalWrites) {
-    java.util.Map<String, String> out = new java.util.TreeMap<>();
-    Configuration c = conf(conditionalWrites);
-    for (String k : new String[] {"fs.s3a.endpoint", "fs.s3a.endpoint.region", "fs.s3a.path.style.access",
-        "fs.s3a.connection.ssl.enabled", "fs.s3a.aws.credentials.provider", "fs.s3a.access.key", "fs.s3a.secret.key",
-        "fs.s3a.create.conditional.enabled"}) {
-      out.put("hadoop." + k, c.get(k));
-    }
-    return out;
   }
 
   /** The folder the server keeps the bucket's objects in (one file per object). */
