@@ -93,9 +93,8 @@ final class MarkerStore extends HadoopStore {
   public Publication publish(String entry, List<EntryFile> files) throws IOException {
     Path target = resolveEntry(entry, files);
     return outage.call(() -> {
-      if (manifestOrNull(target) != null) {
-        return Publication.ALREADY_PRESENT;
-      }
+      // no look for an existing entry first: the manifest's exclusive create is that check, and
+      // Memory looked just before it computed (an extra HEAD per store, for a rare duplicate)
       Attempt a = new Attempt(entry, target);
       try {
         List<Map.Entry<String, Manifest.FileSum>> sums = new ArrayList<>();
