@@ -38,9 +38,9 @@ public final class HadoopStoreOptions {
   public static final String LOCAL_CACHE_SIZE = "localCacheSize";
 
   /**
-   * Marker mode: how long a writer that finds another writer's claim on an entry waits for that
-   * entry to be committed before giving up (the call then returns its value uncached). Default
-   * {@code 30s}. Durations are {@code 500ms}, {@code 30s}, {@code 5m} or ISO-8601 ({@code PT30S}).
+   * Accepted for compatibility and unused: object stores' writers no longer take claims, so none
+   * waits for another (earlier versions: how long a writer that found another writer's claim waited
+   * for its commit). Durations are {@code 500ms}, {@code 30s}, {@code 5m} or ISO-8601 ({@code PT30S}).
    */
   public static final String PUBLISH_WAIT = "publishWait";
 

@@ -34,12 +34,12 @@ import org.apiguardian.api.API;
  *       entry exists. The writer that loses verifies the winner's entry (every file of its manifest
  *       there, with its size) and reports it present; Memory uses it.
  *   <li><b>Marker</b> (s3a, gs, abfs, abfss, wasb, wasbs and unknown schemes): object stores rename
- *       by copying, so nothing is renamed. A writer takes the entry's claim with an exclusive create
- *       ({@code create(overwrite=false)}, plus the conditional-create option where the store has one),
- *       writes each file once at its final name, and writes the commit manifest last. Readers see an
- *       entry only once its commit exists. Where the store cannot make a create exclusive, racing
- *       writers of one entry may both write; readers still never see a partial file, and Memory's
- *       checksums catch a mixed entry.
+ *       by copying, so nothing is renamed, and there is no lease, so no claim is taken. A writer keeps
+ *       small files in the manifest and writes larger ones to objects named for its attempt, then
+ *       creates the manifest, the commit, last: conditionally ({@code If-None-Match: *}) where the
+ *       store has a conditional create, so that of racing writers one publishes and the others use
+ *       its entry; elsewhere checked and read back, so that the manifest written last wins. Readers
+ *       read only what a manifest names: never a partial or mixed entry.
  * </ul>
  *
  * In both modes entries are immutable once published: nothing is ever written into a published

@@ -40,6 +40,15 @@ public final class Configurations {
       "dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "20",
       "dfs.client.block.write.locateFollowingBlock.retries", "9");
 
+  /**
+   * S3A settings for the store's own instance. The classic input stream: hadoop-aws 3.5.0's default
+   * (the analytics stream) keeps each object's ETag and data in the client, so a file replaced since
+   * (function.json, a republished entry's manifest) is read with its old ETag and fails with 412 on
+   * every attempt, and a read can be served without a request at all. Applied only where the user's
+   * configuration does not set the key.
+   */
+  static final Map<String, String> S3A = Map.of("fs.s3a.input.stream.type", "classic");
+
   /** The client setting that makes every path through a symbolic link fail instead of being followed. */
   static final String NO_LINKS = "fs.client.resolve.remote.symlinks";
 
@@ -63,6 +72,11 @@ public final class Configurations {
       }
     });
     applyQuickClose(base, conf);
+    S3A.forEach((key, value) -> {
+      if (!setByUser(base, key)) {
+        conf.set(key, value, "joblib4j hdfs-store (S3A reads that see replaced objects)");
+      }
+    });
     overrides.forEach((key, value) -> conf.set(key, value, "joblib4j store option hadoop." + key));
     // whatever the user or a library set: a store never follows a link (HDFS creates none unless its
     // NameNode enables them, and a client resolves none unless its JVM enables them; this holds either way)

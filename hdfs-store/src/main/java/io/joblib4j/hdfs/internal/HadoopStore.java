@@ -46,6 +46,8 @@ abstract class HadoopStore implements Store {
   static final int WRITE_BUFFER = 1 << 16;
   private static final int SMALL_FILE = 1 << 20;
   private static final int READ_ATTEMPTS = 3;
+  /** S3A reads an object by its ETag: one replaced between its HEAD and GET fails with 412, and is read again. */
+  private static final int REPLACED_READ_ATTEMPTS = 10;
   private static final long TOUCH_GRANULARITY_MILLIS = 60_000;
 
   final URI location;
@@ -54,7 +56,7 @@ abstract class HadoopStore implements Store {
   final Path tempArea;
   final StoreOptions options;
   final Outage outage;
-  private final LocalCopies copies;
+  final LocalCopies copies;
   private final AutoCloseable owner;
   /** Last access time recorded per entry by this JVM, so that hits do not write the file system each time. */
   private final Map<String, Long> touched = new ConcurrentHashMap<>();
@@ -107,7 +109,7 @@ abstract class HadoopStore implements Store {
    * HDFS fails such a read ("Blocklist has changed") rather than finishing the old content — opens
    * the new file and tries again. Larger files are entries, which never change, and stream on.
    */
-  private Optional<InputStream> openReading(Path p, String where) throws IOException {
+  Optional<InputStream> openReading(Path p, String where) throws IOException {
     for (int attempt = 1; ; attempt++) {
       InputStream in;
       try {
@@ -127,7 +129,7 @@ abstract class HadoopStore implements Store {
         return Optional.empty();
       } catch (IOException e) {
         in.close();
-        if (attempt >= READ_ATTEMPTS || Outage.unreachable(e)) {
+        if (attempt >= (replacedWhileRead(e) ? REPLACED_READ_ATTEMPTS : READ_ATTEMPTS) || Outage.unreachable(e)) {
           throw e;
         }
       } catch (RuntimeException e) {
@@ -135,6 +137,18 @@ abstract class HadoopStore implements Store {
         throw e;
       }
     }
+  }
+
+  /** Whether a read failed because the object was replaced under it (S3: 412 on the GET's If-Match). */
+  static boolean replacedWhileRead(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String m = String.valueOf(t.getMessage());
+      if (t.getClass().getSimpleName().equals("RemoteFileChangedException") || m.contains("Status Code: 412")
+          || m.contains("PreconditionFailed")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override
@@ -235,7 +249,7 @@ abstract class HadoopStore implements Store {
       if (st == null || !st.isDirectory()) {
         return out;
       }
-      walk(st, listOrEmpty(start), dir, out, true, depth);
+      walk(st, listDir(start), dir, out, true, depth);
       return out;
     });
   }
@@ -265,7 +279,7 @@ abstract class HadoopStore implements Store {
     }
     // many subfolders (a function's entries): their listings fetched by several threads at once
     Iterator<FileStatus[]> listed = folders.size() >= ParallelListings.PARALLEL_FROM
-        ? ParallelListings.of(folders, this::listOrEmpty).iterator() : null;
+        ? ParallelListings.of(folders, this::listDir).iterator() : null;
     for (FileStatus child : listing) {
       String name = child.getPath().getName();
       if (Names.reserved(name) || child.isSymlink()) {
@@ -273,7 +287,7 @@ abstract class HadoopStore implements Store {
       }
       String childRel = rel.isEmpty() ? name : rel + "/" + name;
       if (child.isDirectory()) {
-        FileStatus[] below = !needed ? new FileStatus[0] : listed != null ? listed.next() : listOrEmpty(child.getPath());
+        FileStatus[] below = !needed ? new FileStatus[0] : listed != null ? listed.next() : listDir(child.getPath());
         walk(child, below, childRel, out, false, depth - 1);
       } else {
         out.add(new StoreFile(childRel, false, child.getLen(), Instant.ofEpochMilli(child.getModificationTime())));
@@ -410,6 +424,11 @@ abstract class HadoopStore implements Store {
     } catch (FileNotFoundException e) {
       return null;
     }
+  }
+
+  /** What {@link #list} sees in a folder: its listing, or for an entry, what its manifest names. */
+  FileStatus[] listDir(Path p) throws IOException {
+    return listOrEmpty(p);
   }
 
   FileStatus[] listOrEmpty(Path p) throws IOException {

@@ -1,18 +1,28 @@
 package io.joblib4j.hdfs.internal;
 
+import io.joblib4j.CorruptFileException;
 import io.joblib4j.spi.EntryFile;
+import io.joblib4j.spi.StoreFile;
+import io.joblib4j.spi.support.CountingCrcOutputStream;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
+import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.AbstractMap.SimpleEntry;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.CRC32C;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
@@ -24,123 +34,244 @@ import org.apache.hadoop.fs.Path;
  * Marker mode, for object stores (S3A, GCS, ABFS, ...), whose rename is a copy and a delete that
  * others can watch half done, but where an object appears whole when its writer closes it.
  *
- * <p><b>Publish</b> writes no temporary and renames nothing:
+ * <p><b>Publish</b> renames nothing and takes no claim (S3 has no lease: a claim a killed writer
+ * left would block its entry). Each publication is an <i>attempt</i> with a random id:
  * <ol>
- *   <li>a claim record in {@code .jl4j-tmp/} naming the entry (so that {@link #sweep} finds dead
- *       writers by listing one folder);
- *   <li>the entry's {@code .jl4j-claim}, created exclusively — {@code create(overwrite=false)}, with
- *       the conditional-create option ({@code If-None-Match: *} on S3A) where the store offers it;
- *       a writer that finds it taken waits (up to {@code publishWait}) for the other's commit and
- *       reports {@code ALREADY_PRESENT};
- *   <li>each file at its final name, written once, never overwritten;
- *   <li>last, {@code .jl4j-commit}, the manifest (sizes and CRC32Cs): the commit point.
+ *   <li>a file of up to {@link #INLINE_MAX} bytes goes into the manifest itself; a larger one into an
+ *       object {@code .jl4j-a.<attempt>.<name>} in the entry's folder, a name no other writer uses, so
+ *       writers never overwrite each other's bytes. Before its first such object the attempt writes a
+ *       record {@code .jl4j-tmp/.jl4j-<attempt>.<epoch millis>.claim} naming the entry, for {@link
+ *       #sweep} (the time in its name is when the attempt started);
+ *   <li>last, {@code .jl4j-commit}: the manifest naming each file's size, CRC32C and place. It is the
+ *       commit point. Where the store offers a conditional create ({@code If-None-Match: *} on S3A
+ *       3.4.2+, asked with {@code hasPathCapability}) the manifest is created with it and, of racing
+ *       writers, exactly one publishes; the others see the 412 when the stream closes, delete their
+ *       objects and use the winner's entry. Without it ({@code fs.s3a.create.conditional.enabled=false},
+ *       hadoop-aws before 3.4.2) {@code create(overwrite=false)} is a check and then a PUT: two writers
+ *       can both pass the check, both PUT, and the manifest written last wins; each then reads the
+ *       manifest back, and the one whose attempt it does not name deletes its objects.
  * </ol>
- * Readers treat the files of a folder that has a claim but no commit as absent, so nobody sees a
- * partial entry; folders with neither are plain folders (replaced files such as function.json).
- * A writer that fails deletes its files, then its claim. <b>Delete</b> removes the commit first (the
- * entry vanishes at once), then the files, then the claim. <b>Touch</b> writes an empty {@code
- * .jl4j-access-<epoch millis>} (object modification times cannot be set). <b>Replace</b> is one
- * whole-object write.
+ * A reader reads the manifest first and then only what it names: never a partial, mixed or
+ * overwritten value, whatever writers race or die. A writer killed at any step leaves no manifest,
+ * so nothing a reader takes for an entry, and nothing the next writer waits for; its objects are
+ * hidden and removed by {@link #sweep}. A small hit is one GET (the manifest holds the bytes).
  *
- * <p>Create-if-absent relies on the exclusive create. Where the store cannot make it exclusive
- * (S3 with conditional writes turned off), two writers racing on one entry may both write; readers
- * still never see a partial file, and Memory's checksums catch a mixed entry, which is then
- * recomputed.
+ * <p><b>Delete</b> removes the manifest first (the entry vanishes at once), then the objects it
+ * listed. <b>Touch</b> writes nothing (a reader with read-only credentials gets its hits, and a hit
+ * costs no PUT): {@link #list} reports an entry's commit time, or the last access this store saw.
+ * <b>Replace</b> is one whole-object write.
  */
 final class MarkerStore extends HadoopStore {
+  /** Files up to this size are kept in the manifest: a small hit reads one object. */
+  static final int INLINE_MAX = 64 << 10;
   private static final String RECORD_SUFFIX = ".claim";
+  private static final String ATTEMPT_PREFIX = Names.RESERVED_PREFIX + "a.";
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final String CREATE_PERFORMANCE = "fs.s3a.create.performance";
+
+  /** Whether the store creates exclusively by itself (S3A's conditional create). */
+  private final boolean conditionalCreate;
+  /** The last access this store recorded per entry folder: what {@link #list} reports (touch writes nothing). */
+  private final Map<String, Long> accessed = new ConcurrentHashMap<>();
 
   MarkerStore(URI location, FileSystem fs, AutoCloseable owner, StoreOptions options) throws IOException {
     super(location, fs, owner, options);
+    this.conditionalCreate = capability(fs, root, Options.CreateFileOptionKeys.FS_OPTION_CREATE_CONDITIONAL_OVERWRITE);
   }
+
+  private static boolean capability(FileSystem fs, Path p, String name) {
+    try {
+      return fs.hasPathCapability(p, name);
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  // ---- publish --------------------------------------------------------------------------------
 
   @Override
   public Publication publish(String entry, List<EntryFile> files) throws IOException {
     Path target = resolveEntry(entry, files);
     return outage.call(() -> {
-      long deadline = System.nanoTime() + options.publishWait().toNanos();
-      long pause = 50;
-      while (true) {
-        if (fs.exists(new Path(target, Names.COMMIT))) {
+      // no look for an existing entry first: the manifest's exclusive create is that check, and
+      // Memory looked just before it computed (an extra HEAD per store, for a rare duplicate)
+      Attempt a = new Attempt(entry, target);
+      try {
+        List<Map.Entry<String, Manifest.FileSum>> sums = new ArrayList<>();
+        for (EntryFile f : files) {
+          sums.add(new SimpleEntry<>(f.name(), a.write(f)));
+        }
+        byte[] manifest = newManifest(a.id, sums).toJson();
+        if (!commit(target, a.id, manifest)) {
+          a.discard();
           return Publication.ALREADY_PRESENT;
         }
-        Publication p = tryPublish(entry, target, files);
-        if (p != null) {
-          return p;
-        }
-        if (System.nanoTime() - deadline > 0) {
-          throw new IOException("the entry " + target + " is being written by another writer (it holds the claim);"
-              + " gave up waiting after " + options.publishWait().toSeconds() + " s");
-        }
-        sleep(pause);
-        pause = Math.min(pause * 2, 1_000);
+        return Publication.PUBLISHED;
+      } catch (IOException | RuntimeException e) {
+        a.discard();
+        throw e;
+      } finally {
+        a.close();
       }
     });
   }
 
-  /** Publishes, or returns null if another writer holds the claim. */
-  private Publication tryPublish(String entry, Path target, List<EntryFile> files) throws IOException {
-    String publication = UUID.randomUUID().toString();
-    Path record = new Path(tempArea, Names.RESERVED_PREFIX + publication + RECORD_SUFFIX);
-    byte[] entryName = entry.getBytes(StandardCharsets.UTF_8);
-    writeFile(record, out -> out.write(entryName), false, false);
+  /** Writes the manifest; false if another writer's manifest is there (or won the race). */
+  private boolean commit(Path entry, String attempt, byte[] manifest) throws IOException {
+    Path commit = new Path(entry, Names.COMMIT);
     try {
-      Path claim = new Path(target, Names.CLAIM);
-      try {
-        writeFile(claim, out -> out.write(publication.getBytes(StandardCharsets.UTF_8)), false, true);
-      } catch (FileAlreadyExistsException e) {
-        return null;
+      writeFile(commit, out -> out.write(manifest), false, true);
+    } catch (IOException e) {
+      if (taken(e)) {
+        return false;
       }
-      List<Path> written = new ArrayList<>();
+      throw e;
+    }
+    if (conditionalCreate) {
+      return true; // the store refused every other writer's create
+    }
+    // check-then-PUT: another writer may have passed the check too; the manifest written last wins
+    Manifest now = manifestOrNull(entry);
+    return now == null || now.publication().equals(attempt);
+  }
+
+  /**
+   * Whether a create failed because the name is taken: Hadoop's FileAlreadyExistsException, or
+   * S3A's RemoteFileChangedException with status 412 when a conditional PUT is refused at close().
+   */
+  static boolean taken(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof FileAlreadyExistsException) {
+        return true;
+      }
+      String m = String.valueOf(t.getMessage());
+      if (t.getClass().getSimpleName().equals("RemoteFileChangedException")
+          && (m.contains("412") || m.contains("PreconditionFailed"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** One writer's publication: its id, the objects it wrote, its sweep record. */
+  private final class Attempt {
+    final String id = HexFormat.of().formatHex(random());
+    final String entry;
+    final Path target;
+    final List<Path> objects = new ArrayList<>();
+    Path record;
+
+    Attempt(String entry, Path target) {
+      this.entry = entry;
+      this.target = target;
+    }
+
+    private byte[] random() {
+      byte[] b = new byte[12];
+      RANDOM.nextBytes(b);
+      return b;
+    }
+
+    /** Keeps a small file in memory (for the manifest), writes a larger one to an object of this attempt. */
+    Manifest.FileSum write(EntryFile f) throws IOException {
+      Spill spill = new Spill(f.name());
+      CountingCrcOutputStream counted = new CountingCrcOutputStream(spill);
       try {
-        List<Map.Entry<String, Manifest.FileSum>> sums = new ArrayList<>();
-        for (EntryFile f : files) {
-          Path p = new Path(target, f.name());
-          try {
-            sums.add(new SimpleEntry<>(f.name(), writeFile(p, f.writer(), false, true)));
-          } catch (FileAlreadyExistsException e) {
-            throw e; // another writer's file: not ours to delete
-          } catch (IOException | RuntimeException e) {
-            written.add(p); // created by us, then failed: ours to delete
-            throw e;
-          }
-          written.add(p);
-        }
-        byte[] manifest = newManifest(publication, sums).toJson();
-        try {
-          writeFile(new Path(target, Names.COMMIT), out -> out.write(manifest), false, true);
-        } catch (FileAlreadyExistsException e) {
-          return Publication.ALREADY_PRESENT; // a store whose create is not exclusive let two writers in
-        }
-        return Publication.PUBLISHED;
-      } catch (FileAlreadyExistsException e) {
-        // the store's create was not exclusive and another writer holds the claim too: leave the
-        // entry to it (its claim is the same object as ours) and wait for its commit. What we wrote
-        // stays: those are the entry's final names, which the other writer may have written too, so
-        // deleting "ours" could delete its files under its commit. The manifest's checksums catch a
-        // file that ended up with the other writer's bytes.
-        return null;
+        f.writer().writeTo(counted);
+        counted.flush();
+        spill.finish();
       } catch (IOException | RuntimeException e) {
-        for (Path p : written) {
-          quietly(() -> fs.delete(p, false));
-        }
-        quietly(() -> fs.delete(claim, false));
-        quietly(() -> fs.delete(target, false)); // the folder marker some stores keep, if now empty
+        spill.abandon(e);
         throw e;
       }
-    } finally {
-      quietly(() -> fs.delete(record, false));
+      Manifest.FileSum sum = new Manifest.FileSum(counted.bytes(), counted.crcHex());
+      return spill.object == null ? sum.holding(spill.small.toByteArray()) : sum.at(spill.object.getName());
+    }
+
+    void discard() {
+      for (Path p : objects) {
+        quietly(() -> fs.delete(p, false));
+      }
+      objects.clear();
+    }
+
+    void close() {
+      if (record != null) {
+        quietly(() -> fs.delete(record, false));
+      }
+    }
+
+    /** The stream a file is written to: memory up to INLINE_MAX bytes, then this attempt's object. */
+    private final class Spill extends OutputStream {
+      final String name;
+      final ByteArrayOutputStream small = new ByteArrayOutputStream();
+      FSDataOutputStream out;
+      Path object;
+
+      Spill(String name) {
+        this.name = name;
+      }
+
+      @Override
+      public void write(int b) throws IOException {
+        write(new byte[] {(byte) b}, 0, 1);
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        if (out == null && small.size() + len <= INLINE_MAX) {
+          small.write(b, off, len);
+          return;
+        }
+        if (out == null) {
+          spill();
+        }
+        out.write(b, off, len);
+      }
+
+      private void spill() throws IOException {
+        if (record == null) {
+          Path r = new Path(tempArea, Names.RESERVED_PREFIX + id + "." + System.currentTimeMillis() + RECORD_SUFFIX);
+          byte[] name = entry.getBytes(StandardCharsets.UTF_8);
+          writeFile(r, o -> o.write(name), false, false);
+          record = r;
+        }
+        object = new Path(target, ATTEMPT_PREFIX + id + "." + name);
+        out = create(object, false);
+        objects.add(object);
+        small.writeTo(out);
+        small.reset();
+      }
+
+      void finish() throws IOException {
+        if (out != null) {
+          out.close(); // the object appears whole, now
+        }
+      }
+
+      void abandon(Throwable failure) {
+        if (out != null) {
+          closeAfter(out, failure);
+        }
+      }
     }
   }
 
-  /** Exclusive creates also ask for the store's conditional create, checked when the object is committed. */
+  /** Exclusive creates (the manifest) ask for the store's conditional create where it has one. */
   @Override
   FSDataOutputStream create(Path p, boolean exclusive) throws IOException {
     if (!exclusive) {
-      return fs.create(p, true);
+      // names no other writer uses, or whole-object replaces: S3A need not probe for a folder or an
+      // object there first (a HEAD and a LIST per PUT); stores without the option ignore it
+      var builder = fs.createFile(p).overwrite(true).recursive();
+      builder.opt(CREATE_PERFORMANCE, true);
+      return (FSDataOutputStream) builder.build();
+    }
+    if (!conditionalCreate) {
+      return fs.create(p, false);
     }
     var builder = fs.createFile(p).overwrite(false).recursive();
-    builder.opt(Options.CreateFileOptionKeys.FS_OPTION_CREATE_CONDITIONAL_OVERWRITE, true);
+    builder.must(Options.CreateFileOptionKeys.FS_OPTION_CREATE_CONDITIONAL_OVERWRITE, true);
     return (FSDataOutputStream) builder.build();
   }
 
@@ -150,12 +281,128 @@ final class MarkerStore extends HadoopStore {
     outage.call(() -> writeFile(target, out -> out.write(content), false, false));
   }
 
+  // ---- read -----------------------------------------------------------------------------------
+
+  @Override
+  public Optional<InputStream> open(String path) throws IOException {
+    if (path.isEmpty()) {
+      return Optional.empty();
+    }
+    Path p = resolve(path);
+    String where = location + "/" + path;
+    return outage.call(() -> {
+      Manifest m = manifestOrNull(p.getParent());
+      if (m == null) {
+        return openReading(p, where); // a plain file (function.json, ...), never part of an entry
+      }
+      Manifest.FileSum sum = m.file(p.getName()).orElse(null);
+      if (sum == null) {
+        return Optional.empty();
+      }
+      if (sum.inline() != null) {
+        return Optional.of(new ByteArrayInputStream(checked(sum, where)));
+      }
+      return openReading(new Path(p.getParent(), sum.objectOf(p.getName())), where);
+    });
+  }
+
+  /** The inline bytes of a file, checked against the manifest's size and CRC32C. */
+  private static byte[] checked(Manifest.FileSum sum, String where) {
+    byte[] b = sum.inline();
+    CRC32C crc = new CRC32C();
+    crc.update(b);
+    if (b.length != sum.bytes() || !String.format("%08x", crc.getValue()).equals(sum.crc32c())) {
+      throw new CorruptFileException(where, "the bytes in its entry's manifest do not match the size and CRC32C"
+          + " recorded beside them");
+    }
+    return b;
+  }
+
+  @Override
+  public boolean exists(String path) throws IOException {
+    if (path.isEmpty()) {
+      return true;
+    }
+    Path p = resolve(path);
+    return outage.call(() -> {
+      Manifest m = manifestOrNull(p.getParent());
+      if (m != null) {
+        return m.file(p.getName()).isPresent(); // an entry holds files only
+      }
+      FileStatus st = statusOrNull(p);
+      return st != null && (st.isFile() || directoryVisible(p));
+    });
+  }
+
+  @Override
+  public Optional<java.nio.file.Path> localFile(String path) throws IOException {
+    if (path.isEmpty()) {
+      return Optional.empty();
+    }
+    Path p = resolve(path);
+    String where = location + "/" + path;
+    return outage.call(() -> {
+      Manifest m = manifestOrNull(p.getParent());
+      if (m == null) {
+        FileStatus st = statusOrNull(p);
+        if (st == null || !st.isFile()) {
+          return Optional.empty();
+        }
+        String identity = where + "|loose|" + st.getLen() + "|" + st.getModificationTime();
+        return Optional.of(copies.get(identity, p.getName(), st.getLen(), null, where,
+            () -> new ReadFailures(fs.open(p), fs, p, where)));
+      }
+      Manifest.FileSum sum = m.file(p.getName()).orElse(null);
+      if (sum == null) {
+        return Optional.empty();
+      }
+      // the publication id makes a deleted-and-republished entry a new copy
+      String identity = where + "|" + m.publication() + "|" + sum.bytes();
+      if (sum.inline() != null) {
+        byte[] bytes = checked(sum, where);
+        return Optional.of(copies.get(identity, p.getName(), sum.bytes(), sum.crc32c(), where,
+            () -> new ByteArrayInputStream(bytes)));
+      }
+      Path object = new Path(p.getParent(), sum.objectOf(p.getName()));
+      return Optional.of(copies.get(identity, p.getName(), sum.bytes(), sum.crc32c(), where,
+          () -> new ReadFailures(fs.open(object), fs, object, where)));
+    });
+  }
+
+  // ---- listing --------------------------------------------------------------------------------
+
+  /** An entry's folder is what its manifest names (sizes from it, time of the commit); other folders as listed. */
+  @Override
+  FileStatus[] listDir(Path dir) throws IOException {
+    FileStatus[] raw = listOrEmpty(dir);
+    FileStatus commit = find(raw, Names.COMMIT);
+    if (commit == null) {
+      return raw;
+    }
+    Manifest m = manifestOrNull(dir);
+    if (m == null) {
+      return new FileStatus[] {commit};
+    }
+    List<FileStatus> out = new ArrayList<>();
+    out.add(commit);
+    m.files().forEach((name, sum) -> out.add(new FileStatus(sum.bytes(), false, 1, 0, commit.getModificationTime(),
+        new Path(dir, name))));
+    return out.toArray(new FileStatus[0]);
+  }
+
+  private static FileStatus find(FileStatus[] listing, String name) {
+    for (FileStatus f : listing) {
+      if (f.getPath().getName().equals(name)) {
+        return f;
+      }
+    }
+    return null;
+  }
+
   @Override
   boolean filesVisible(Path dir, FileStatus[] listing) throws IOException {
-    if (listing != null) {
-      return contains(listing, Names.COMMIT) || !contains(listing, Names.CLAIM);
-    }
-    return fs.exists(new Path(dir, Names.COMMIT)) || !fs.exists(new Path(dir, Names.CLAIM));
+    // a folder an earlier version's writer left with its claim and no commit is a partial entry
+    return listing == null || contains(listing, Names.COMMIT) || !contains(listing, Names.CLAIM);
   }
 
   @Override
@@ -182,11 +429,15 @@ final class MarkerStore extends HadoopStore {
 
   @Override
   Instant directoryTime(FileStatus dir, FileStatus[] listing) {
+    Long seen = accessed.get(dir.getPath().toUri().getPath());
+    if (seen != null) {
+      return Instant.ofEpochMilli(seen);
+    }
     long t = -1;
     long commit = -1;
     for (FileStatus f : listing) {
       String name = f.getPath().getName();
-      if (name.startsWith(Names.ACCESS_PREFIX)) {
+      if (name.startsWith(Names.ACCESS_PREFIX)) { // written by earlier versions
         try {
           t = Math.max(t, Long.parseLong(name.substring(Names.ACCESS_PREFIX.length())));
         } catch (NumberFormatException e) {
@@ -199,24 +450,20 @@ final class MarkerStore extends HadoopStore {
     return Instant.ofEpochMilli(t >= 0 ? t : commit >= 0 ? commit : dir.getModificationTime());
   }
 
+  /** Writes nothing: a hit must not need write access, nor cost a PUT. Remembered for this store's listings. */
   @Override
-  void touchEntry(Path entry, Instant at) throws IOException {
-    FileStatus[] listing = listOrEmpty(entry);
-    if (!contains(listing, Names.COMMIT)) {
-      return; // deleted meanwhile: do not bring the folder back
+  void touchEntry(Path entry, Instant at) {
+    if (accessed.size() > 100_000) {
+      accessed.clear();
     }
-    String name = Names.ACCESS_PREFIX + at.toEpochMilli();
-    writeFile(new Path(entry, name), out -> { }, false, false);
-    for (FileStatus f : listing) {
-      String old = f.getPath().getName();
-      if (old.startsWith(Names.ACCESS_PREFIX) && !old.equals(name)) {
-        quietly(() -> fs.delete(f.getPath(), false));
-      }
-    }
+    accessed.put(entry.toUri().getPath(), at.toEpochMilli());
   }
+
+  // ---- delete and sweep -----------------------------------------------------------------------
 
   @Override
   void deletePath(Path p) throws IOException {
+    accessed.keySet().removeIf(k -> k.equals(p.toUri().getPath()) || k.startsWith(p.toUri().getPath() + "/"));
     FileStatus st = statusOrNull(p);
     if (st == null) {
       return;
@@ -236,21 +483,53 @@ final class MarkerStore extends HadoopStore {
     fs.delete(p, true);
   }
 
-  /** The commit first (the entry is gone for readers at once), the claim last (the folder stays hidden). */
+  /**
+   * The manifest first (the entry is gone for readers at once), then the objects listed before: not
+   * the folder as a whole, which may meanwhile hold a new writer's attempt.
+   */
   private void deleteEntry(Path entry, FileStatus[] listing) throws IOException {
-    Path claim = new Path(entry, Names.CLAIM);
-    if (!contains(listing, Names.CLAIM)) {
-      writeFile(claim, out -> { }, false, false);
-    }
     fs.delete(new Path(entry, Names.COMMIT), false);
     for (FileStatus f : listing) {
-      String name = f.getPath().getName();
-      if (!name.equals(Names.CLAIM) && !name.equals(Names.COMMIT)) {
+      if (!f.getPath().getName().equals(Names.COMMIT)) {
         fs.delete(f.getPath(), true);
       }
     }
-    fs.delete(claim, false);
-    fs.delete(entry, true);
+    quietly(() -> fs.delete(entry, false)); // the folder marker some stores keep, if now empty
+  }
+
+  /** When a sweep record's attempt started: the time in its name (S3 cannot backdate an object), else its own. */
+  private static long started(FileStatus record) {
+    String name = record.getPath().getName();
+    String core = name.substring(Names.RESERVED_PREFIX.length(), name.length() - RECORD_SUFFIX.length());
+    int dot = core.lastIndexOf('.');
+    if (dot > 0) {
+      try {
+        return Long.parseLong(core.substring(dot + 1));
+      } catch (NumberFormatException e) {
+        // an earlier version's record: no time in its name
+      }
+    }
+    return record.getModificationTime();
+  }
+
+  private static boolean isRecord(FileStatus f) {
+    String name = f.getPath().getName();
+    return f.isFile() && name.startsWith(Names.RESERVED_PREFIX) && name.endsWith(RECORD_SUFFIX);
+  }
+
+  @Override
+  public List<StoreFile> temporaries(Duration age) throws IOException {
+    long cutoff = System.currentTimeMillis() - age.toMillis();
+    return outage.call(() -> {
+      List<StoreFile> out = new ArrayList<>();
+      for (FileStatus f : listOrEmpty(tempArea)) {
+        if (isRecord(f) && started(f) <= cutoff) {
+          out.add(new StoreFile(tempArea.getName() + "/" + f.getPath().getName(), false, f.getLen(),
+              Instant.ofEpochMilli(started(f))));
+        }
+      }
+      return out;
+    });
   }
 
   @Override
@@ -259,11 +538,12 @@ final class MarkerStore extends HadoopStore {
       int removed = 0;
       long cutoff = System.currentTimeMillis() - age.toMillis();
       for (FileStatus record : listOrEmpty(tempArea)) {
-        if (!record.getPath().getName().endsWith(RECORD_SUFFIX) || record.getModificationTime() > cutoff) {
+        if (!isRecord(record) || started(record) > cutoff) {
           continue;
         }
         String name = record.getPath().getName();
-        String publication = name.substring(Names.RESERVED_PREFIX.length(), name.length() - RECORD_SUFFIX.length());
+        String core = name.substring(Names.RESERVED_PREFIX.length(), name.length() - RECORD_SUFFIX.length());
+        String attempt = core.contains(".") ? core.substring(0, core.lastIndexOf('.')) : core;
         Path target;
         try {
           target = resolve(readText(record.getPath()));
@@ -271,10 +551,7 @@ final class MarkerStore extends HadoopStore {
           fs.delete(record.getPath(), false); // not a record this store wrote
           continue;
         }
-        FileStatus[] listing = listOrEmpty(target);
-        if (!contains(listing, Names.COMMIT) && contains(listing, Names.CLAIM)
-            && publication.equals(readText(new Path(target, Names.CLAIM)))) {
-          deleteEntry(target, listing); // this record's writer died between claim and commit
+        if (sweepAttempt(target, attempt)) {
           removed++;
         }
         fs.delete(record.getPath(), false);
@@ -283,20 +560,39 @@ final class MarkerStore extends HadoopStore {
     });
   }
 
+  /** Deletes what a dead attempt left in its entry folder, unless the entry's manifest is that attempt's. */
+  private boolean sweepAttempt(Path target, String attempt) throws IOException {
+    FileStatus[] listing = listOrEmpty(target);
+    boolean committed = contains(listing, Names.COMMIT);
+    if (!committed && contains(listing, Names.CLAIM)) { // an earlier version's writer, dead holding its claim
+      if (attempt.equals(readText(new Path(target, Names.CLAIM)))) {
+        deleteEntry(target, listing);
+        return true;
+      }
+      return false;
+    }
+    Manifest m = committed ? manifestOrNull(target) : null;
+    if (m != null && m.publication().equals(attempt)) {
+      return false; // it committed; only its record was left
+    }
+    boolean any = false;
+    for (FileStatus f : listing) {
+      if (f.getPath().getName().startsWith(ATTEMPT_PREFIX + attempt + ".")) {
+        fs.delete(f.getPath(), false);
+        any = true;
+      }
+    }
+    if (!committed) {
+      quietly(() -> fs.delete(target, false)); // an empty folder marker
+    }
+    return any;
+  }
+
   private String readText(Path p) throws IOException {
     try (InputStream in = fs.open(p)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (java.io.FileNotFoundException e) {
+    } catch (FileNotFoundException e) {
       return "";
-    }
-  }
-
-  private static void sleep(long millis) throws IOException {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while waiting for another writer's entry");
     }
   }
 }

@@ -8,7 +8,6 @@ import io.joblib4j.spi.StoreContractTest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -34,18 +33,18 @@ class ObjectStoreContractTest extends StoreContractTest {
     return s;
   }
 
+  /** A dead attempt: its sweep record (started {@code age} ago, by the time in its name) and its object. */
   @Override
   protected void leaveDeadWritersTemporary(String entry, Duration age) throws Exception {
     Path bucket = dir.resolve("bucket");
-    String publication = "dead-writer";
-    Path record = bucket.resolve(".jl4j-tmp").resolve(".jl4j-" + publication + ".claim");
+    String attempt = "0123456789abcdef01234567";
+    long started = Instant.now().minus(age).toEpochMilli();
+    Path record = bucket.resolve(".jl4j-tmp").resolve(".jl4j-" + attempt + "." + started + ".claim");
     Files.createDirectories(record.getParent());
     Files.writeString(record, entry);
     Path target = bucket.resolve(entry);
     Files.createDirectories(target);
-    Files.writeString(target.resolve(".jl4j-claim"), publication);
-    Files.writeString(target.resolve("output"), "half");
-    Files.setLastModifiedTime(record, FileTime.from(Instant.now().minus(age)));
+    Files.writeString(target.resolve(".jl4j-a." + attempt + ".output"), "half");
   }
 
   @Test

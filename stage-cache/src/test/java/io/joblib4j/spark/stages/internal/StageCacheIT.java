@@ -166,18 +166,18 @@ class StageCacheIT {
     for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(entry)) {
       names.add(f.getPath().getName());
     }
-    // written in place (no temporary renamed), then the claim's commit marker, last
-    assertThat(names).contains("entry.json", ".jl4j-claim", ".jl4j-commit");
+    // no temporary renamed and no claim: entry.json (small) lives in the manifest, the commit point
+    assertThat(names).contains(".jl4j-commit").doesNotContain(".jl4j-claim");
     assertThat(sumOfTwice(clean.apply(spark.read().parquet(input)))).isEqualTo(EXPECTED_SUM);
     assertThat(ChildStages.CALLS.get() - before).as("the second call hits").isEqualTo(1);
 
-    // a writer that died after its record and before its marker: the record is there, never read
+    // a writer that died before its manifest: what it wrote is never read
     fs.delete(new org.apache.hadoop.fs.Path(entry, ".jl4j-commit"), false);
     assertThat(stages.entries()).isEmpty();
     assertThat(sumOfTwice(clean.apply(spark.read().parquet(input)))).isEqualTo(EXPECTED_SUM);
     assertThat(ChildStages.CALLS.get() - before).as("computed again").isEqualTo(2);
-    // its claim holds the key until the store's sweep: this result was returned uncached
-    assertThat(stages.entries()).isEmpty();
+    // and nothing it left blocks the key: the next writer publishes at once
+    assertThat(stages.entries()).hasSize(1);
   }
 
   private static long sumOfTwice(Dataset<Row> ds) {

@@ -1,0 +1,146 @@
+package io.joblib4j.hdfs.internal;
+
+import io.joblib4j.MemoizedFn1;
+import io.joblib4j.Memory;
+import io.joblib4j.hdfs.s3.S3Server;
+import io.joblib4j.spi.Store;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.statistics.IOStatisticsSource;
+
+/**
+ * Memory on S3 (S3Proxy on loopback, through S3A) beside a hand-written S3A baseline doing the same
+ * work, in the same run, rounds alternating: requests per operation (S3A's IOStatistics) and the
+ * median time. A small hit vs open + read of one small object; a large hit (8 MiB) vs open + read of
+ * as many bytes; a miss and its store vs a look for the object and one PUT of as many bytes.
+ * White-box (it counts the store's own FileSystem instance), hence in this package.
+ *
+ * <p>{@code mvn -B -q -pl hdfs-store -am -Phdfs-bench verify -DskipTests
+ * -Dbench.main=io.joblib4j.hdfs.internal.S3StoreBenchmark} ({@code -Dbench.rounds}, operations per
+ * round {@code -Dbench.entries}).
+ */
+public final class S3StoreBenchmark {
+  private S3StoreBenchmark() {}
+
+  static long[] small(int x) {
+    return new long[] {x, (long) x * x};
+  }
+
+  static long[] large(int x) {
+    long[] a = new long[1 << 20];
+    Arrays.fill(a, x);
+    return a;
+  }
+
+  public static void main(String[] args) throws Exception {
+    int rounds = Integer.getInteger("bench.rounds", 3);
+    int ops = Math.min(Integer.getInteger("bench.entries", 200), 200);
+    Path dir = Files.createTempDirectory("s3-bench-");
+    try (S3Server s3 = S3Server.start()) {
+      System.out.printf("# S3 store benchmark: %d cores, java %s, S3Proxy 4.0.0 (filesystem-nio2) on loopback, hadoop-aws 3.5.0%n",
+          Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+      for (boolean conditional : new boolean[] {true, false}) {
+        Configuration conf = s3.conf(conditional);
+        conf.set("fs.s3a.input.stream.type", "classic"); // the baseline reads as the store does
+        URI location = s3.newLocation("bench");
+        try (Store store = HadoopStoreOpener.open(location, conf, Map.of("localCacheDir", dir.resolve("c" + conditional).toString()));
+            FileSystem plain = FileSystem.newInstance(URI.create(location + "-plain"), conf)) {
+          Memory memory = Memory.builder(store).verbose(0).build();
+          MemoizedFn1<Integer, long[]> smallFn = memory.cache(S3StoreBenchmark::small);
+          MemoizedFn1<Integer, long[]> largeFn = memory.cache(S3StoreBenchmark::large);
+          smallFn.apply(-1);
+          largeFn.apply(-1);
+          org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(location + "-plain");
+          byte[] smallBytes = new byte[120];
+          byte[] largeBytes = new byte[8 << 20];
+          put(plain, new org.apache.hadoop.fs.Path(base, "small"), smallBytes);
+          put(plain, new org.apache.hadoop.fs.Path(base, "large"), largeBytes);
+          Stat[] s = new Stat[6];
+          for (int i = 0; i < s.length; i++) {
+            s[i] = new Stat();
+          }
+          int key = 0;
+          for (int r = 0; r < rounds; r++) {
+            for (int i = 0; i < ops; i++) {
+              int k = key++;
+              s[0].time(store, () -> smallFn.apply(k)); // miss + store
+              s[1].time(plain, () -> {
+                org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(base, "m" + k);
+                if (!plain.exists(p)) {
+                  put(plain, p, smallBytes);
+                }
+              });
+              s[2].time(store, () -> smallFn.apply(k)); // small hit
+              s[3].time(plain, () -> read(plain, new org.apache.hadoop.fs.Path(base, "small")));
+            }
+            for (int i = 0; i < ops / 10; i++) {
+              s[4].time(store, () -> largeFn.apply(-1)); // large hit
+              s[5].time(plain, () -> read(plain, new org.apache.hadoop.fs.Path(base, "large")));
+            }
+          }
+          System.out.printf("conditional writes %s%n", conditional ? "on" : "off");
+          String[] names = {"miss + store", "baseline: exists + PUT", "small hit", "baseline: open + read", "large hit (8 MiB)",
+              "baseline: open + read 8 MiB"};
+          for (int i = 0; i < s.length; i++) {
+            System.out.printf("  %-28s median %7.2f ms  requests/op %5.2f  (%s)%n", names[i], s[i].median() / 1e6,
+                s[i].requests / (double) s[i].n, s[i].kinds);
+          }
+        }
+      }
+    }
+  }
+
+  private static void put(FileSystem fs, org.apache.hadoop.fs.Path p, byte[] b) throws Exception {
+    var builder = fs.createFile(p).overwrite(true);
+    builder.opt("fs.s3a.create.performance", true);
+    try (FSDataOutputStream out = (FSDataOutputStream) builder.build()) {
+      out.write(b);
+    }
+  }
+
+  private static void read(FileSystem fs, org.apache.hadoop.fs.Path p) throws Exception {
+    try (InputStream in = fs.open(p)) {
+      in.readAllBytes();
+    }
+  }
+
+  interface Op {
+    void run() throws Exception;
+  }
+
+  private static final class Stat {
+    long[] nanos = new long[1 << 12];
+    int n;
+    long requests;
+    Map<String, Long> kinds = new java.util.TreeMap<>();
+
+    void time(Object counted, Op op) throws Exception {
+      FileSystem fs = counted instanceof HadoopStore h ? h.fs : (FileSystem) counted;
+      Map<String, Long> before = ((IOStatisticsSource) fs).getIOStatistics().counters();
+      before = new java.util.HashMap<>(before);
+      long t0 = System.nanoTime();
+      op.run();
+      long t = System.nanoTime() - t0;
+      Map<String, Long> d = S3RequestsIT.delta(before, ((IOStatisticsSource) fs).getIOStatistics().counters());
+      requests += S3RequestsIT.requests(d);
+      d.forEach((k, v) -> kinds.merge(k.replace("action_http_", "").replace("object_", "").replace("_request", ""), v, Long::sum));
+      if (n == nanos.length) {
+        nanos = Arrays.copyOf(nanos, n * 2);
+      }
+      nanos[n++] = t;
+    }
+
+    double median() {
+      long[] c = Arrays.copyOf(nanos, n);
+      Arrays.sort(c);
+      return c[n / 2];
+    }
+  }
+}
