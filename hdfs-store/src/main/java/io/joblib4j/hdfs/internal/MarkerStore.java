@@ -17,7 +17,6 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -133,6 +132,12 @@ final class MarkerStore extends HadoopStore {
     }
   }
 
+  /**
+   * Options.CreateFileOptionKeys.FS_OPTION_CREATE_CONDITIONAL_OVERWRITE of Hadoop 3.4.2 and later, by
+   * value: the Hadoop 3.3 client Spark 3.5 ships has no such class, and ignores an unknown option.
+   */
+  private static final String CONDITIONAL_OVERWRITE = "fs.option.create.conditional.overwrite";
+
   /** Exclusive creates also ask for the store's conditional create, checked when the object is committed. */
   @Override
   FSDataOutputStream create(Path p, boolean exclusive) throws IOException {
@@ -140,7 +145,7 @@ final class MarkerStore extends HadoopStore {
       return fs.create(p, true);
     }
     var builder = fs.createFile(p).overwrite(false).recursive();
-    builder.opt(Options.CreateFileOptionKeys.FS_OPTION_CREATE_CONDITIONAL_OVERWRITE, true);
+    builder.opt(CONDITIONAL_OVERWRITE, true);
     return (FSDataOutputStream) builder.build();
   }
 
