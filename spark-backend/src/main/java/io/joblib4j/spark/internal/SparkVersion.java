@@ -92,8 +92,8 @@ final class SparkVersion {
     String instead = LineJars.built(runningLine, runningScala)
         ? " Use " + LineJars.bundle(runningLine, runningScala) + " instead (the one jar for --jars and notebooks;"
             + " as separate modules, " + LineJars.backend(runningLine, runningScala) + " and its companions)."
-        : " joblib4j runs on " + SUPPORTED + ", and no joblib4j jar is built for it: run the job on one of"
-            + " those, or use backend(\"threads\") or backend(\"processes\") on the driver.";
+        : " No joblib4j jar is built for Spark " + spark + " with Scala " + scala + ": joblib4j runs on " + SUPPORTED
+            + ". Run the job on one of those, or use backend(\"threads\") or backend(\"processes\") on the driver.";
     return Optional.of("This joblib4j spark backend (" + LineJars.backend(builtLine, builtScala) + ", also in "
         + LineJars.bundle(builtLine, builtScala) + ") was built for " + LineJars.describe(builtLine)
         + " with Scala " + builtScala + " (Java 17 or newer); this is Spark " + spark + " with Scala " + scala

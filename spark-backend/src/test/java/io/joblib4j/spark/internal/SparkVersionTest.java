@@ -46,13 +46,13 @@ class SparkVersionTest {
   @Test
   void aSparkOrScalaNoJarIsBuiltForSaysWhatIsSupported() {
     assertThat(SparkVersion.problem("3.4.1", "2.12.17", "3.5", "2.12")).hasValueSatisfying(m -> assertThat(m)
-        .contains("Spark 3.4.1").contains("no joblib4j jar is built for it")
+        .contains("No joblib4j jar is built for Spark 3.4.1 with Scala 2.12.17")
         .contains("Spark 3.5 (Scala 2.12 or 2.13) and Spark 4.0, 4.1 and 4.2 (Scala 2.13)")
         .contains("backend(\"threads\")").doesNotContain("joblib4j-spark-3.4"));
     assertThat(SparkVersion.problem("4.2.0", "3.3.4", "4", "2.13")).hasValueSatisfying(m -> assertThat(m)
-        .contains("Scala 3.3.4").contains("no joblib4j jar is built for it"));
+        .contains("No joblib4j jar is built for Spark 4.2.0 with Scala 3.3.4"));
     assertThat(SparkVersion.problem("4.0.4", "2.12.18", "4", "2.13")).hasValueSatisfying(m -> assertThat(m)
-        .contains("Scala 2.12.18").contains("no joblib4j jar is built for it"));
+        .contains("No joblib4j jar is built for Spark 4.0.4 with Scala 2.12.18"));
   }
 
   @Test
