@@ -1,7 +1,6 @@
 package io.joblib4j.hdfs;
 
 import io.joblib4j.hdfs.internal.Configurations;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -43,7 +42,9 @@ public final class MiniDfs {
       // the DataNodes' own HDFS clients (WebHDFS writes go through them) close files as the store's
       // client does, not after Hadoop's 400 ms: 100 entries published over WebHDFS took 82 s, not 12
       Configurations.applyQuickClose(conf, c);
-      MiniDFSCluster cluster = new MiniDFSCluster.Builder(c, new File(base.toString())).numDataNodes(dataNodes).build();
+      // the base folder through the configuration only: Hadoop 3.3's Builder(conf, dir) refuses a
+      // configuration that already names one (the minicluster of Spark 3.5's line)
+      MiniDFSCluster cluster = new MiniDFSCluster.Builder(c).numDataNodes(dataNodes).build();
       cluster.waitActive();
       return cluster;
     } catch (IOException e) {

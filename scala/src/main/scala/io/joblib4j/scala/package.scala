@@ -1,8 +1,8 @@
 package io.joblib4j
 
-import _root_.scala.jdk.CollectionConverters._
 import _root_.scala.language.implicitConversions
 import io.joblib4j.fn.{Action, Fn0, Fn1, Fn2, Fn3, Fn4, Fn5, Fn6}
+import io.joblib4j.scala.ScalaLine.{IterableOnce, javaIterable, toSeq}
 
 /**
  * joblib4j for Scala: `import io.joblib4j.scala._` and Scala functions, method values and
@@ -104,11 +104,11 @@ package object scala {
 
     /** A joblib4j function (a memoized one, say) applied to every input, in input order. */
     def map[A, R](f: Fn1[A, R], inputs: IterableOnce[A]): Seq[R] =
-      Vector.from(parallel.map[A, R](f, javaIterable(inputs)).asScala)
+      toSeq(parallel.map[A, R](f, javaIterable(inputs)))
 
     /** Runs every task and returns the results in input order. */
     def run[R](tasks: IterableOnce[Delayed[R]]): Seq[R] =
-      Vector.from(parallel.run[R](javaIterable(tasks)).asScala)
+      toSeq(parallel.run[R](javaIterable(tasks)))
 
     /** The results in input order as they are ready (joblib's `return_as="generator"`). */
     def iterate[R](tasks: IterableOnce[Delayed[R]]): Results[R] =
@@ -117,14 +117,5 @@ package object scala {
     /** The results as tasks finish, fastest first (joblib's `return_as="generator_unordered"`). */
     def iterateUnordered[R](tasks: IterableOnce[Delayed[R]]): Results[R] =
       new Results(parallel.iterateUnordered[R](javaIterable(tasks)))
-  }
-
-  /** A sized Java view of a Scala collection, or a lazy one-pass view of an iterator. */
-  private def javaIterable[T](xs: IterableOnce[T]): java.lang.Iterable[T] = xs match {
-    case seq: _root_.scala.collection.Seq[T] => seq.asJava
-    case it: _root_.scala.collection.Iterable[T] => it.asJava
-    case once =>
-      val it = once.iterator.asJava
-      () => it
   }
 }

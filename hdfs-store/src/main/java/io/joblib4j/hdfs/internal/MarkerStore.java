@@ -27,7 +27,6 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -67,6 +66,13 @@ final class MarkerStore extends HadoopStore {
   private static final String RECORD_SUFFIX = ".claim";
   private static final String ATTEMPT_PREFIX = Names.RESERVED_PREFIX + "a.";
   private static final SecureRandom RANDOM = new SecureRandom();
+  /**
+   * Options.CreateFileOptionKeys.FS_OPTION_CREATE_CONDITIONAL_OVERWRITE of Hadoop 3.4.2 and later, by
+   * value: the Hadoop 3.3 client Spark 3.5 ships has no such class, and no such capability (asked for
+   * through {@code hasPathCapability} first, so never demanded there).
+   */
+  private static final String CONDITIONAL_OVERWRITE = "fs.option.create.conditional.overwrite";
+
   private static final String CREATE_PERFORMANCE = "fs.s3a.create.performance";
 
   /** Whether the store creates exclusively by itself (S3A's conditional create). */
@@ -76,7 +82,7 @@ final class MarkerStore extends HadoopStore {
 
   MarkerStore(URI location, FileSystem fs, AutoCloseable owner, StoreOptions options) throws IOException {
     super(location, fs, owner, options);
-    this.conditionalCreate = capability(fs, root, Options.CreateFileOptionKeys.FS_OPTION_CREATE_CONDITIONAL_OVERWRITE);
+    this.conditionalCreate = capability(fs, root, CONDITIONAL_OVERWRITE);
   }
 
   private static boolean capability(FileSystem fs, Path p, String name) {
@@ -271,7 +277,7 @@ final class MarkerStore extends HadoopStore {
       return fs.create(p, false);
     }
     var builder = fs.createFile(p).overwrite(false).recursive();
-    builder.must(Options.CreateFileOptionKeys.FS_OPTION_CREATE_CONDITIONAL_OVERWRITE, true);
+    builder.must(CONDITIONAL_OVERWRITE, true);
     return (FSDataOutputStream) builder.build();
   }
 

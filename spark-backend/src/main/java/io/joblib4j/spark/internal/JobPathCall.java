@@ -22,7 +22,6 @@ import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobEnd;
 import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerTaskStart;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * One {@code Parallel} call on the job path: each batch is a one-task Spark job ({@link
@@ -250,7 +249,7 @@ final class JobPathCall implements BackendCall {
         return;
       }
       long seq = Long.parseLong(tag.substring(prefix.length()));
-      List<Integer> stages = CollectionConverters.asJava(start.stageIds()).stream().map(id -> (Integer) id).toList();
+      List<Integer> stages = ScalaCollections.asJava(start.stageIds()).stream().map(id -> (Integer) id).toList();
       synchronized (JobPathCall.this) {
         stages.forEach(stage -> stageToSeq.put(stage, seq));
         jobStages.put(start.jobId(), stages);

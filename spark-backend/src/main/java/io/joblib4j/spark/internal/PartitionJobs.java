@@ -8,14 +8,11 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
-import java.util.stream.IntStream;
 import org.apache.spark.FutureAction;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.rdd.RDD;
 import scala.collection.Iterator;
-import scala.collection.immutable.Seq;
 import scala.concurrent.ExecutionContext;
-import scala.jdk.javaapi.CollectionConverters;
 import scala.runtime.AbstractFunction1;
 import scala.runtime.BoxedUnit;
 
@@ -59,9 +56,8 @@ final class PartitionJobs {
   static <T, U> FutureAction<BoxedUnit> submit(JavaRDD<T> rdd, PartitionFunction<T, U> f, Executor events,
       BiConsumer<Integer, U> onValue, Consumer<Throwable> onEnd) {
     RDD<T> r = rdd.rdd();
-    Seq<Object> partitions = CollectionConverters.asScala(
-        IntStream.range(0, r.getNumPartitions()).boxed().map(i -> (Object) i).toList()).toSeq();
-    FutureAction<BoxedUnit> job = r.context().submitJob(r, new OnPartition<>(f), partitions,
+    FutureAction<BoxedUnit> job = r.context().submitJob(r, new OnPartition<>(f),
+        ScalaCollections.indices(r.getNumPartitions()),
         (index, value) -> {
           events.execute(() -> onValue.accept((Integer) index, value));
           return BoxedUnit.UNIT;
@@ -85,7 +81,7 @@ final class PartitionJobs {
 
     @Override
     public U apply(Iterator<T> partition) {
-      return f.apply(CollectionConverters.asJava(partition));
+      return f.apply(ScalaCollections.asJava(partition));
     }
   }
 }

@@ -43,11 +43,12 @@ public final class SparkSessions {
   /** The SparkContext behind {@code session}; Spark Connect is refused with a clear message. */
   public static SparkContext contextOf(SparkSession session) {
     SparkVersion.requireSupported();
-    if (!(session instanceof org.apache.spark.sql.classic.SparkSession classic)) {
+    SparkContext sc = ClassicSessions.contextOrNull(session);
+    if (sc == null) {
       throw new UnsupportedOperationException(String.format(CONNECT_REFUSAL,
           "this session (" + session.getClass().getName() + ")"));
     }
-    return classic.sparkContext();
+    return sc;
   }
 
   private static SparkContext fromActiveSession() {

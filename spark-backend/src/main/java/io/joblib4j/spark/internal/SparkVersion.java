@@ -8,11 +8,12 @@ import java.util.regex.Pattern;
 
 /**
  * Refuses a Spark the backend was not built for before anything of Spark's API is touched: on
- * Spark 3.x or Scala 2.12 the first sign would otherwise be a NoSuchMethodError or
- * NoClassDefFoundError deep in a call. Uses only what Spark 3 and 4 both have.
+ * another Spark line or Scala version the first sign would otherwise be a NoSuchMethodError or
+ * NoClassDefFoundError deep in a call. Each line has a jar of its own ({@link LineJars}); the
+ * refusal names the one for the running Spark and Scala. Uses only what Spark 3 and 4 both have.
  */
 final class SparkVersion {
-  static final String SUPPORTED = "Spark 4.0, 4.1 and 4.2";
+  static final String SUPPORTED = LineJars.SUPPORTED;
   private static final Pattern MAJOR_MINOR = Pattern.compile("^(\\d+)\\.(\\d+)");
   private static final int NEWEST_TESTED_MINOR = 2;
   private static volatile boolean checked;
@@ -55,12 +56,12 @@ final class SparkVersion {
     ClassLoader loader = SparkVersion.class.getClassLoader();
     if (ClassLookup.isPresent(CONNECT_CLIENT, loader)
         && !ClassLookup.isPresent(ConnectDispatch.CONNECT_SESSION, loader)) {
-      throw new UnsupportedOperationException("joblib4j's spark backend runs on " + SUPPORTED + " with Scala 2.13"
-          + " (Java 17 or newer); this JVM has a Spark 3.x Spark Connect client (spark-connect-client-jvm "
+      throw new UnsupportedOperationException("joblib4j's spark backend runs on Spark Connect with Spark 4.0, 4.1"
+          + " and 4.2 Connect clients (Scala 2.13, Java 17 or newer); this JVM has a Spark 3.x Spark Connect client (spark-connect-client-jvm "
           + ClassLookup.implementationVersion(CONNECT_CLIENT, loader).orElse("3.x")
           + ": its session is org.apache.spark.sql.SparkSession, and"
           + " Spark 4's org.apache.spark.sql.connect.SparkSession is absent), whose classes it was not built"
-          + " against: Spark 3.x is not supported. Use a Spark 4 Connect client (Databricks Connect for a"
+          + " against: Spark 3.x is not supported over Spark Connect. Use a Spark 4 Connect client (Databricks Connect for a"
           + " Spark 4 runtime) with joblib4j-spark-connect_2.13, a classic session on a Spark 4 cluster"
           + " (a dedicated / single-user cluster, spark.api.mode=classic), or backend(\"threads\") for local"
           + " work.");
@@ -74,18 +75,29 @@ final class SparkVersion {
     return org.apache.spark.package$.MODULE$.SPARK_VERSION();
   }
 
-  /** Why joblib4j cannot run on this Spark and Scala, or empty (also when a version cannot be read). */
+  /** Why this jar cannot run on this Spark and Scala, or empty (also when a version cannot be read). */
   static Optional<String> problem(String spark, String scala) {
-    Matcher m = MAJOR_MINOR.matcher(spark);
-    boolean oldSpark = m.find() && Integer.parseInt(m.group(1)) < 4;
-    boolean otherScala = !scala.isEmpty() && !scala.startsWith("2.13");
-    if (!oldSpark && !otherScala) {
+    return problem(spark, scala, BuiltForSpark.LINE, BuiltForScala.BINARY);
+  }
+
+  /** Why a jar built for {@code builtLine} and {@code builtScala} cannot run on this Spark and Scala, or empty. */
+  static Optional<String> problem(String spark, String scala, String builtLine, String builtScala) {
+    Optional<String> line = LineJars.lineOf(spark);
+    Optional<String> binary = LineJars.binaryOf(scala);
+    if (line.map(builtLine::equals).orElse(true) && binary.map(builtScala::equals).orElse(true)) {
       return Optional.empty();
     }
-    return Optional.of("joblib4j's spark backend runs on " + SUPPORTED + " with Scala 2.13 (Java 17"
-        + " or newer); this is Spark " + spark + " with Scala " + scala + ", whose classes it was not"
-        + " built against. Run the job on a Spark 4 cluster or runtime (on Databricks, a runtime with"
-        + " Spark 4 and Scala 2.13), or use backend(\"threads\") or backend(\"processes\") on the driver.");
+    String runningLine = line.orElse(builtLine);
+    String runningScala = binary.orElse(builtScala);
+    String instead = LineJars.built(runningLine, runningScala)
+        ? " Use " + LineJars.bundle(runningLine, runningScala) + " instead (the one jar for --jars and notebooks;"
+            + " as separate modules, " + LineJars.backend(runningLine, runningScala) + " and its companions)."
+        : " No joblib4j jar is built for Spark " + spark + " with Scala " + scala + ": joblib4j runs on " + SUPPORTED
+            + ". Run the job on one of those, or use backend(\"threads\") or backend(\"processes\") on the driver.";
+    return Optional.of("This joblib4j spark backend (" + LineJars.backend(builtLine, builtScala) + ", also in "
+        + LineJars.bundle(builtLine, builtScala) + ") was built for " + LineJars.describe(builtLine)
+        + " with Scala " + builtScala + " (Java 17 or newer); this is Spark " + spark + " with Scala " + scala
+        + ", whose classes it was not built against." + instead);
   }
 
   /** A Spark line newer than the newest one tested (4.3 and up, 5.x). */

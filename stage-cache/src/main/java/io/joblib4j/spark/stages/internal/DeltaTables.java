@@ -93,13 +93,11 @@ final class DeltaTables {
         }
         LogicalRelation lr = (LogicalRelation) p;
         @SuppressWarnings("unchecked")
-        B1 out = (B1) lr.copy(relationAt(spark, v.location(), version), lr.output(), lr.catalogTable(),
-            lr.isStreaming(), lr.stream());
+        B1 out = (B1) LogicalRelations.reading(lr, relationAt(spark, v.location(), version));
         return out;
       }
     });
-    Dataset<?> rows = org.apache.spark.sql.classic.Dataset.ofRows((org.apache.spark.sql.classic.SparkSession) spark,
-        pinned);
+    Dataset<?> rows = Datasets.ofRows(spark, pinned);
     return rows.as(ds.encoder());
   }
 

@@ -31,7 +31,6 @@ import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
 import org.apache.spark.sql.execution.datasources.v2.FileTable;
 import org.apache.spark.sql.sources.BaseRelation;
 import org.apache.spark.sql.types.DataType;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The key of one Dataset argument, from its analyzed logical plan: three components, so that
@@ -85,10 +84,7 @@ public final class PlanKeys {
     }
     LogicalPlan plan = ds.queryExecution().analyzed();
     Walk walk = new Walk(prefix, allow);
-    plan.foreachWithSubqueries(node -> {
-      walk.node(node);
-      return null;
-    });
+    PlanWalks.foreachWithSubqueries(plan, walk::node);
     String json = JVM_ID.matcher(plan.canonicalized().toJSON()).replaceAll("");
     parts.add(prefix + ".plan", Joblib.hash(json.getBytes(StandardCharsets.UTF_8)), "its analyzed plan ("
         + walk.nodes + " operators)");
@@ -122,7 +118,7 @@ public final class PlanKeys {
     void node(LogicalPlan node) {
       nodes++;
       functionsIn(node);
-      for (Expression e : CollectionConverters.asJava(node.expressions())) {
+      for (Expression e : ScalaCollections.asJava(node.expressions())) {
         e.foreach(x -> {
           expression(x, node);
           return null;
@@ -199,7 +195,7 @@ public final class PlanKeys {
 
     void relation(BaseRelation relation) {
       if (relation instanceof HadoopFsRelation fs) {
-        TreeMap<String, String> options = new TreeMap<>(CollectionConverters.asJava(fs.options()));
+        TreeMap<String, String> options = new TreeMap<>(ScalaCollections.asJava(fs.options()));
         files(fs.location(), fs.fileFormat().toString(), options, fs.dataSchema().json() + fs.partitionSchema().json());
         return;
       }
@@ -220,7 +216,7 @@ public final class PlanKeys {
         return;
       }
       List<String> roots = new ArrayList<>();
-      for (Path p : CollectionConverters.asJava(index.rootPaths())) {
+      for (Path p : ScalaCollections.asJava(index.rootPaths())) {
         roots.add(p.toString());
       }
       List<String> stages = new ArrayList<>();
@@ -238,13 +234,13 @@ public final class PlanKeys {
       FileIndex listed = index;
       if (index.getClass().getSimpleName().equals("CatalogFileIndex")) {
         listed = ((org.apache.spark.sql.execution.datasources.CatalogFileIndex) index)
-            .filterPartitions(CollectionConverters.asScala(List.<Expression>of()).toSeq());
+            .filterPartitions(ScalaCollections.<Expression>emptySeq());
       }
       if (!(listed instanceof PartitioningAwareFileIndex files)) {
         refuse("files through a " + index.getClass().getName(), "the stage cache does not know how to list them");
         return;
       }
-      List<FileStatus> all = new ArrayList<>(CollectionConverters.asJava(files.allFiles()));
+      List<FileStatus> all = new ArrayList<>(ScalaCollections.asJava(files.allFiles()));
       all.sort(Comparator.comparing(f -> f.getPath().toString()));
       long bytes = 0;
       for (FileStatus f : all) {
@@ -279,12 +275,12 @@ public final class PlanKeys {
     }
 
     void localRows(LocalRelation local) {
-      List<Attribute> output = CollectionConverters.asJava(local.output());
+      List<Attribute> output = ScalaCollections.asJava(local.output());
       DataType[] types = output.stream().map(Attribute::dataType).toArray(DataType[]::new);
       UnsafeProjection project = UnsafeProjection.create(types);
       ByteArrayOutputStream rows = new ByteArrayOutputStream();
       int n = 0;
-      for (InternalRow row : CollectionConverters.asJava(local.data())) {
+      for (InternalRow row : ScalaCollections.asJava(local.data())) {
         byte[] b = project.apply(row).getBytes();
         rows.write(b.length >>> 24);
         rows.write(b.length >>> 16);

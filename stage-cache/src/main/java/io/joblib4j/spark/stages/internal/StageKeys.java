@@ -12,7 +12,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.SparkSession;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The key of a stage call, part by part ({@link StageKey}): the stage function's fingerprint, the
@@ -107,7 +106,7 @@ final class StageKeys {
         // not a setting of this Spark version and not set
       }
     }
-    for (Map.Entry<String, String> e : CollectionConverters.asJava(spark.conf().getAll()).entrySet()) {
+    for (Map.Entry<String, String> e : ScalaCollections.asJava(spark.conf().getAll()).entrySet()) {
       if (e.getKey().startsWith("spark.sql.legacy.")) {
         out.put(e.getKey(), e.getValue());
       }

@@ -35,7 +35,6 @@ import org.apache.spark.sql.execution.datasources.LogicalRelation;
 import org.apache.spark.sql.execution.datasources.PartitioningAwareFileIndex;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The stage cache's protocol, for one call of a cached stage:
@@ -191,7 +190,7 @@ public final class StageRunner {
     data.queryExecution().analyzed().foreach(node -> {
       if (node instanceof LogicalRelation lr && lr.relation() instanceof HadoopFsRelation fs
           && fs.location() instanceof PartitioningAwareFileIndex index) {
-        for (FileStatus f : CollectionConverters.asJava(index.allFiles())) {
+        for (FileStatus f : ScalaCollections.asJava(index.allFiles())) {
           String path = f.getPath().toString();
           int at = path.indexOf(marker);
           if (at < 0) {

@@ -1,0 +1,8 @@
+package io.joblib4j.spark.internal;
+
+/** The Scala version this jar was compiled for (the scala-2.12 folder is compiled only for Scala 2.12 builds). */
+final class BuiltForScala {
+  static final String BINARY = "2.12";
+
+  private BuiltForScala() {}
+}
