@@ -165,7 +165,7 @@ class SparkLineIT {
     }
     assertThat(t).isInstanceOf(FoldRejected.class).hasMessage("fold 5 rejected");
     assertThat(Arrays.stream(t.getStackTrace()).map(StackTraceElement::toString))
-        .anyMatch(s -> s.contains("SparkLineIT.rejectFive")).anyMatch(s -> s.contains("WorkerLoop"));
+        .anyMatch(s -> s.contains("SparkLineIT.rejectFive")).anyMatch(s -> s.contains("ServingLoop.serve"));
   }
 
   /** A cached result of a type the data codec does not know: Kryo 5 (relocated in the bundle) stores it. */

@@ -63,7 +63,7 @@ class SparkErrorsTest extends OnLocalSpark {
         .hasCauseInstanceOf(ArithmeticException.class);
     assertThat(Arrays.stream(t.getStackTrace()).map(StackTraceElement::toString))
         .as("the stack trace is the executor's").anyMatch(s -> s.contains("SparkErrorsTest.failAt"))
-        .anyMatch(s -> s.contains("WorkerLoop"));
+        .anyMatch(s -> s.contains("ServingLoop.serve"));
     assertThat(Arrays.stream(t.getSuppressed()).map(Throwable::getMessage))
         .anyMatch(m -> m.contains("task 7") && m.contains("executor"));
     assertThat(RUNS.get()).as("Spark did not re-run the failing task").isEqualTo(8);
