@@ -37,9 +37,22 @@ class WarmWorkersIT {
     classpath = TestClassPaths.jarsWith(dir.resolve("warm-test.jar"), WarmParentMain.class);
   }
 
+  /**
+   * Every JVM this test started ends before its folder is deleted: the workers it saw, and any other
+   * whose command line names the folder (a worker still starting when its program ended parks itself
+   * later, into this folder, and would race the folder's deletion).
+   */
   @AfterEach
-  void killParked() {
-    seen.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+  void killParked() throws Exception {
+    String folder = dir.toString();
+    List<ProcessHandle> ours = new ArrayList<>();
+    seen.forEach(pid -> ProcessHandle.of(pid).ifPresent(ours::add));
+    ProcessHandle.allProcesses().filter(h -> h.pid() != ProcessHandle.current().pid())
+        .filter(h -> h.info().commandLine().map(c -> c.contains(folder)).orElse(false)).forEach(ours::add);
+    ours.forEach(ProcessHandle::destroyForcibly);
+    for (ProcessHandle h : ours) {
+      h.onExit().get(60, TimeUnit.SECONDS);
+    }
   }
 
   @Test
