@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.joblib4j.spark.stages.internal.EntryCatalog;
 import io.joblib4j.spark.stages.internal.EntryRecord;
 import io.joblib4j.spark.stages.internal.StageLayout;
+import io.joblib4j.spark.stages.internal.StageLimits;
+import io.joblib4j.spark.stages.internal.StageSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -21,7 +23,8 @@ import org.objectweb.asm.ClassReader;
  */
 class StageCatalogLinkageTest {
   private static final List<Class<?>> SPARK_FREE = List.of(StageCatalog.class, StageEntry.class,
-      EntryCatalog.class, EntryCatalog.Listed.class, EntryRecord.class, EntryRecord.DataFile.class, StageLayout.class);
+      EntryCatalog.class, EntryCatalog.Listed.class, EntryRecord.class, EntryRecord.DataFile.class, StageLayout.class,
+      StageLimits.class, StageSettings.class);
 
   @Test
   void theCatalogAndTheLayoutNameNoSparkOrScalaType() throws IOException {

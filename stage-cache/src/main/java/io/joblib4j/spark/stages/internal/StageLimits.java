@@ -17,7 +17,7 @@ import java.util.Set;
  * a prune goes down to the limits themselves, not below; and the keeper's pace follows the cache's
  * clock, so that the limits a user set apply on the clock the entries' access times are read on.
  */
-final class StageLimits implements LimitKeeper.Cache<EntryCatalog.Listed> {
+public final class StageLimits implements LimitKeeper.Cache<EntryCatalog.Listed> {
   static final String BOOK = ".joblib4j/stage-usage.json";
   static final String LOCK = ".joblib4j/locks/stage-prune";
   /** How old a listing may get before a new entry lists the location again. */
