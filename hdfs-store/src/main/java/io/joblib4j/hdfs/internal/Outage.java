@@ -109,12 +109,15 @@ final class Outage {
   /**
    * Whether {@code e} says the service is down, unreachable or not answering, rather than that an
    * operation failed: a refused, reset or broken connection, a timeout, an unknown host, or an RPC
-   * connection the server closed mid-call.
+   * connection the server closed mid-call. A server closing the connection reaches the RPC client as
+   * an end of stream or, when the reset arrives before the read, as the socket channel's plain
+   * {@code IOException("Connection reset by peer")}: which of the two is a matter of timing, so both
+   * count.
    */
   static boolean unreachable(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof SocketException || t instanceof SocketTimeoutException || t instanceof UnknownHostException
-          || t instanceof EOFException && fromRpcClient(t)) {
+          || t instanceof EOFException && fromRpcClient(t) || raisedBySocketChannel(t) && fromRpcClient(t)) {
         return true;
       }
       if (t.getCause() == t) {
@@ -122,6 +125,16 @@ final class Outage {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether {@code t} was raised by a socket channel's own read or write: the JDK reports a reset
+   * there as a plain {@code IOException}, not as a {@code SocketException}. A file channel's error
+   * (a failing local disk) is raised by another class and does not count.
+   */
+  private static boolean raisedBySocketChannel(Throwable t) {
+    StackTraceElement[] frames = t.getStackTrace();
+    return frames.length > 0 && frames[0].getClassName().startsWith("sun.nio.ch.Socket");
   }
 
   /** Whether {@code t} was thrown reading an RPC response (the end of a file being read is no outage). */
