@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -18,9 +19,15 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What is inside joblib4j-spark-bundle, read from the packaged jar (hence an IT: it runs after
@@ -34,6 +41,9 @@ class BundleJarIT {
       "org/objectweb/asm/", "io/joblib4j/shaded/asm/",
       "com/esotericsoftware/kryo/kryo5/", "io/joblib4j/shaded/kryo5/",
       "net/openhft/hashing/", "io/joblib4j/shaded/hashing/");
+
+  /** @API's annotation types: unrelocated, for javac (see the NOTICE); nothing uses them at run time. */
+  static final String API_ANNOTATIONS = "org/apiguardian/api/";
 
   private static JarFile bundle;
 
@@ -49,7 +59,8 @@ class BundleJarIT {
 
   @Test
   void holdsOnlyJoblib4jClassesNothingOfSparkHadoopScalaOrWhatSparkShips() {
-    List<String> foreign = classes().stream().filter(c -> !c.startsWith("io/joblib4j/")).toList();
+    List<String> foreign = classes().stream()
+        .filter(c -> !c.startsWith("io/joblib4j/") && !c.startsWith(API_ANNOTATIONS)).toList();
     assertThat(foreign).as("classes outside io/joblib4j (Spark, Hadoop, Scala, Jackson, lz4, ... must"
         + " come from Spark's class path; what Spark lacks must be relocated)").isEmpty();
     assertThat(classes()).as("the optional console bar stays out").noneMatch(c -> c.contains("progressbar") || c.contains("jline"));
@@ -183,6 +194,8 @@ class BundleJarIT {
           .contains("Copyright (c)");
     }
     assertThat(text("META-INF/licenses/asm.txt")).contains("INRIA, France Telecom");
+    assertThat(classes()).as("API Guardian's annotation types").contains(API_ANNOTATIONS + "API.class");
+    assertThat(notice).as("API Guardian, carried unrelocated").contains("org.apiguardian:apiguardian-api");
   }
 
   @Test
@@ -197,6 +210,41 @@ class BundleJarIT {
     assertThat(problems).as("references the bundle makes that Spark " + System.getProperty("bundle.sparkVersion")
         + "'s class path cannot satisfy: add the library to spark-bundle/pom.xml (relocated) or"
         + " stop using it").isEmpty();
+  }
+
+  @Test
+  void aProgramCompiledAgainstTheBundleAloneGetsNoWarnings(@TempDir Path dir) throws IOException {
+    // javac reads the @API(status = STABLE) on joblib4j's types: without the annotation's class in
+    // the bundle, every use printed "unknown enum constant Status.STABLE"
+    Path source = Files.writeString(dir.resolve("Hello.java"), """
+        import static io.joblib4j.Delayed.delayed;
+
+        import io.joblib4j.Memory;
+        import io.joblib4j.Parallel;
+        import io.joblib4j.MemoizedFn1;
+        import java.util.List;
+        import java.util.stream.IntStream;
+        public class Hello {
+          public static int square(int x) { return x * x; }
+          public static void main(String[] args) {
+            Memory memory = Memory.builder("cache").verbose(0).build();
+            MemoizedFn1<Integer, Integer> cached = memory.cache(Hello::square);
+            List<Integer> out = Parallel.builder().nJobs(2).build()
+                .run(IntStream.range(0, 3).mapToObj(i -> delayed(cached, i)));
+            System.out.println(out);
+          }
+        }
+        """);
+    JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+    try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, null, StandardCharsets.UTF_8)) {
+      boolean compiled = javac.getTask(null, files, diagnostics,
+          List.of("-classpath", Bundle.jar().toString(), "-d", dir.toString(), "-Xlint:all,-processing"), null,
+          files.getJavaFileObjects(source)).call();
+      List<String> reported = diagnostics.getDiagnostics().stream().map(d -> d.getKind() + ": " + d.getMessage(null)).toList();
+      assertThat(compiled).as("%s", reported).isTrue();
+      assertThat(reported).as("what javac reported compiling against the bundle alone").isEmpty();
+    }
   }
 
   @Test

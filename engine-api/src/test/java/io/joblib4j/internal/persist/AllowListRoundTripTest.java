@@ -123,6 +123,21 @@ class AllowListRoundTripTest {
     SAMPLES.put(name, s);
   }
 
+  /** A sample from {@code Collections.<factory>(of)}, if this JDK has that factory (Java 21 and newer). */
+  private static void sequencedView(String factory, Object of) {
+    for (java.lang.reflect.Method m : Collections.class.getMethods()) {
+      if (m.getName().equals(factory) && m.getParameterCount() == 1) {
+        sample(() -> {
+          try {
+            return m.invoke(null, of);
+          } catch (ReflectiveOperationException e) {
+            throw new AssertionError(factory, e);
+          }
+        });
+      }
+    }
+  }
+
   static {
     // java.lang and java.math
     sample("java.lang.Object", Object::new);
@@ -204,6 +219,11 @@ class AllowListRoundTripTest {
     sample(() -> Collections.unmodifiableSortedMap(new TreeMap<>(map)));
     sample(() -> Collections.unmodifiableNavigableMap(new TreeMap<>(map)));
     sample(() -> Collections.emptyNavigableMap());
+    // Java 21's sequenced views match the allow-list's Collections prefix too: on a JDK that has
+    // them they must round-trip like the others (made by name, as this build targets Java 17)
+    sequencedView("unmodifiableSequencedCollection", new ArrayList<>(list));
+    sequencedView("unmodifiableSequencedSet", new LinkedHashSet<>(list));
+    sequencedView("unmodifiableSequencedMap", new LinkedHashMap<>(map));
     NOT_DATA.put("java.util.Collections$UnmodifiableMap$UnmodifiableEntrySet",
         "a view of a map's entries, which are not Serializable: cannot be dumped");
     sample(() -> Collections.emptyList());
