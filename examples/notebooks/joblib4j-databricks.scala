@@ -3,7 +3,7 @@
 // MAGIC # joblib4j in a Databricks Scala notebook
 // MAGIC
 // MAGIC A cached feature step, run in parallel on the cluster's executors, then used inside tasks.
-// MAGIC Attach joblib4j's one jar for Spark, `joblib4j-spark-bundle_2.13-0.1.0-SNAPSHOT.jar` (the core,
+// MAGIC Attach joblib4j's one jar for Spark, `joblib4j-spark-4-bundle_2.13-0.1.0-SNAPSHOT.jar` (the core,
 // MAGIC the Spark backend, the Hadoop store and the Scala API; the README's "Distribution" section says
 // MAGIC how to build it), as a cluster library — only that jar, not the separate joblib4j artifacts — to a
 // MAGIC dedicated (single user) cluster: Spark Connect (serverless, shared clusters) offers no

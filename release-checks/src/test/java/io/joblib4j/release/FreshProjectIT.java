@@ -120,7 +120,7 @@ class FreshProjectIT {
           }
         }
         assertThat(named).as(notebook.getFileName() + ": the joblib4j artifacts it names")
-            .containsExactly("joblib4j-spark-bundle_2.13");
+            .containsExactly("joblib4j-spark-4-bundle_2.13");
       }
     }
   }
@@ -148,7 +148,7 @@ class FreshProjectIT {
     Map<String, String> folders = Map.of("joblib4j-engine-api", "engine-api", "joblib4j-scala_2.13", "scala",
         "joblib4j-spark-backend_2.13", "spark-backend", "joblib4j-hdfs-store", "hdfs-store",
         "joblib4j-stage-cache_2.13", "stage-cache", "joblib4j-spark-connect_2.13", "spark-connect",
-        "joblib4j-spark-bundle_2.13", "spark-bundle", "joblib4j-cli", "cli");
+        "joblib4j-spark-4-bundle_2.13", "spark-bundle", "joblib4j-cli", "cli");
     for (Release.Published m : Release.modules()) {
       Path folder = root.resolve(folders.get(m.artifactId()));
       // the shade plugin installs the bundle with its dependency-reduced pom

@@ -32,7 +32,7 @@ final class Release {
         new Published("joblib4j-hdfs-store", "io.joblib4j.hdfs", path("release.hdfsStoreJar")),
         new Published("joblib4j-stage-cache_2.13", "io.joblib4j.spark.stages", path("release.stageCacheJar")),
         new Published("joblib4j-spark-connect_2.13", "io.joblib4j.spark.connect", path("release.sparkConnectJar")),
-        new Published("joblib4j-spark-bundle_2.13", "io.joblib4j.spark.bundle", path("release.sparkBundleJar")),
+        new Published("joblib4j-spark-4-bundle_2.13", "io.joblib4j.spark.bundle", path("release.sparkBundleJar")),
         new Published("joblib4j-cli", "io.joblib4j.cli", path("release.cliJar")));
   }
 

@@ -17,7 +17,7 @@ import org.apache.spark.sql.SparkSession;
  *
  * <pre>
  * spark-submit --class io.joblib4j.examples.spark.SparkScoring \
- *   --jars joblib4j-spark-bundle_2.13-0.1.0-SNAPSHOT.jar \
+ *   --jars joblib4j-spark-4-bundle_2.13-0.1.0-SNAPSHOT.jar \
  *   joblib4j-examples-0.1.0-SNAPSHOT.jar
  * </pre>
  *

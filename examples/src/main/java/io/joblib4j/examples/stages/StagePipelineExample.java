@@ -24,7 +24,7 @@ import org.apache.spark.sql.types.DataTypes;
  *
  * <pre>
  * spark-submit --class io.joblib4j.examples.stages.StagePipelineExample \
- *   --jars joblib4j-spark-bundle_2.13-0.1.0-SNAPSHOT.jar joblib4j-examples-0.1.0-SNAPSHOT.jar \
+ *   --jars joblib4j-spark-4-bundle_2.13-0.1.0-SNAPSHOT.jar joblib4j-examples-0.1.0-SNAPSHOT.jar \
  *   hdfs://namenode:8020/user/me/pipeline-cache hdfs://namenode:8020/user/me/events
  * </pre>
  */

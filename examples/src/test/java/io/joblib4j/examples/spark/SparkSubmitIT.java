@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Runs the example jar through org.apache.spark.deploy.SparkSubmit in a child JVM, as a user's
  * spark-submit does, with no Spark distribution: the class path is Spark's jars from Maven, and
- * joblib4j arrives only as {@code --jars joblib4j-spark-bundle_2.13.jar}. On local[2], and on a
+ * joblib4j arrives only as {@code --jars joblib4j-spark-4-bundle_2.13.jar}. On local[2], and on a
  * standalone Master and Worker (two more JVMs, shared by the tests) in client mode and in cluster
  * mode, where the Worker runs the driver too. Executors get Spark's jars and what spark-submit
  * ships, nothing else.
@@ -105,7 +105,7 @@ class SparkSubmitIT {
         // the first joblib4j class an executor meets is whichever the job's closure names first
         // (the partition function of the driver channel's job today): the message names that one
         .containsPattern("joblib4j: the Spark executors cannot load joblib4j \\((io\\.joblib4j\\.[\\w.$]+) is missing there\\)")
-        .contains("spark-submit --jars joblib4j-spark-bundle_2.13.jar")
+        .contains("spark-submit --jars joblib4j-spark-4-bundle_2.13.jar")
         .contains("Caused by: org.apache.spark.SparkException: Job aborted due to stage failure")
         .containsPattern("java\\.lang\\.ClassNotFoundException: io\\.joblib4j\\.");
   }

@@ -38,9 +38,12 @@ final class LineJars {
         : "3.5".equals(line) && ("2.12".equals(scalaBinary) || "2.13".equals(scalaBinary));
   }
 
-  /** The bundle of a line joblib4j is built for: the one jar for --jars and notebooks. */
+  /**
+   * The bundle of a line joblib4j is built for: the one jar for --jars and notebooks, named for its
+   * Spark line and Scala version ({@code joblib4j-spark-4-bundle_2.13}, {@code joblib4j-spark-3.5-bundle_2.12}).
+   */
   static String bundle(String line, String scalaBinary) {
-    return "4".equals(line) ? "joblib4j-spark-bundle_" + scalaBinary : "joblib4j-spark-" + line + "-bundle_" + scalaBinary;
+    return "joblib4j-spark-" + line + "-bundle_" + scalaBinary;
   }
 
   /** The spark backend's own artifact of a line joblib4j is built for. */

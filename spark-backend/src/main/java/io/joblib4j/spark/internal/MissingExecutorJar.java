@@ -16,7 +16,7 @@ import org.apache.spark.SparkException;
  * in a ClassNotFoundException.
  */
 final class MissingExecutorJar {
-  static final String BUNDLE = "joblib4j-spark-bundle_2.13.jar";
+  static final String BUNDLE = "joblib4j-spark-4-bundle_2.13.jar";
 
   /** joblib4j's classes, and those of the libraries the bundle relocates, under their own names when shipped as separate jars. */
   private static final Pattern MISSING = Pattern.compile(

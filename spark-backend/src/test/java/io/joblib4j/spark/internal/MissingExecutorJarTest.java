@@ -22,7 +22,7 @@ class MissingExecutorJarTest {
     assertThat(explained).isNotSameAs(GENERIC).hasCause(job);
     assertThat(explained.getMessage())
         .contains("io.joblib4j.spark.internal.ExecutorWorker is missing")
-        .contains("spark-submit --jars joblib4j-spark-bundle_2.13.jar")
+        .contains("spark-submit --jars joblib4j-spark-4-bundle_2.13.jar")
         .contains("spark.jars=")
         .contains("--driver-class-path");
   }

@@ -32,7 +32,7 @@ class SparkVersionTest {
   void aSpark35JarOnSpark4NamesTheSpark4Bundle() {
     assertThat(SparkVersion.problem("4.1.3", "2.13.17", "3.5", "2.12")).hasValueSatisfying(m -> assertThat(m)
         .contains("Spark 4.1.3").contains("built for Spark 3.5 with Scala 2.12")
-        .contains("joblib4j-spark-bundle_2.13").contains("joblib4j-spark-backend_2.13"));
+        .contains("joblib4j-spark-4-bundle_2.13").contains("joblib4j-spark-backend_2.13"));
   }
 
   @Test
