@@ -19,7 +19,8 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
 
 /**
- * An in-process object store with S3's semantics, on a local folder, registered as {@code fakeobj:}:
+ * An in-process object store with S3's semantics, on a local folder, registered as {@code fakeobj:}
+ * (with {@code fakeobj.rules=abfs} or {@code gcs}, the rules of those stores instead: {@link Rules}):
  *
  * <ul>
  *   <li>an object appears whole when its writer closes it (the bytes are buffered until then), and
@@ -46,6 +47,26 @@ public class FakeObjectStore extends RawLocalFileSystem {
   }
 
   /**
+   * The rules of the object store imitated, as its documentation states them ({@code fakeobj.rules}).
+   * What differs is when a create that must not overwrite is decided, and what is visible meanwhile.
+   */
+  enum Rules {
+    /** S3 with conditional writes: an object appears whole at close, where If-None-Match is checked. */
+    S3,
+    /**
+     * ABFS: If-None-Match is applied when the file is created, so the loser learns it at create, and
+     * an empty file is visible from then until the writer's close (flush) puts its bytes there.
+     */
+    ABFS,
+    /** GCS: the upload is finalized with {@code ifGenerationMatch=0}, atomically, at close. */
+    GCS
+  }
+
+  private Rules rules() {
+    return getConf() == null ? Rules.S3 : Rules.valueOf(getConf().get("fakeobj.rules", "s3").toUpperCase(java.util.Locale.ROOT));
+  }
+
+  /**
    * With {@code fakeobj.exclusive-create=false} the existence check of {@code create(overwrite=false)}
    * happens at create only, as on S3 without conditional writes: two writers can both pass it.
    */
@@ -66,6 +87,18 @@ public class FakeObjectStore extends RawLocalFileSystem {
   @Override
   public FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, int bufferSize,
       short replication, long blockSize, Progressable progress) throws IOException {
+    if (!overwrite && rules() == Rules.ABFS) {
+      synchronized (SERVICE) { // decided at create, and the empty file is there for all to see
+        java.nio.file.Path file = pathToFile(f).toPath();
+        Files.createDirectories(file.getParent());
+        try {
+          Files.createFile(file);
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+          throw new FileAlreadyExistsException(f + " already exists (If-None-Match at create)");
+        }
+      }
+      return new FSDataOutputStream(new Upload(f, true), null);
+    }
     if (!overwrite && exists(f)) {
       throw new FileAlreadyExistsException(f + " already exists");
     }

@@ -1,0 +1,20 @@
+package io.joblib4j.hdfs.internal;
+
+import io.joblib4j.spi.Store;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * The Store contract on an object store with GCS's rules: an upload finalized with
+ * {@code ifGenerationMatch=0} at close, a folder rename that is copy plus delete. No GCS emulator
+ * runs here; these are the rules its documentation states (docs/stores.md, "Object stores").
+ */
+class GcsRulesContractTest extends ObjectStoreContractTest {
+  @Override
+  protected Store newEmptyStore() throws Exception {
+    Configuration conf = FakeObjectStore.register(new Configuration());
+    conf.set("fakeobj.rules", "gcs");
+    return HadoopStoreOpener.open(FakeObjectStore.location(dir.resolve("bucket")), conf,
+        Map.of("localCacheDir", dir.resolve("copies").toString()));
+  }
+}
