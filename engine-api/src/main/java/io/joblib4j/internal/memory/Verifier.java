@@ -1,6 +1,7 @@
 package io.joblib4j.internal.memory;
 
 import io.joblib4j.CacheMetadata;
+import io.joblib4j.CorruptFileException;
 import io.joblib4j.VerifyReport.Kind;
 import io.joblib4j.VerifyReport.Problem;
 import io.joblib4j.VerifyReport;
@@ -113,6 +114,8 @@ public final class Verifier {
     MetadataJson.Read r;
     try {
       r = Catalog.readMetadataOrThrow(store, entry);
+    } catch (CorruptFileException e) {
+      return new Problem(Kind.DAMAGED_ENTRY, entry, "metadata.json: " + e.getMessage());
     } catch (IOException | RuntimeException e) {
       return unreadable(Layout.metadata(entry), e);
     }
@@ -137,6 +140,10 @@ public final class Verifier {
           size += n;
         }
       }
+    } catch (CorruptFileException e) {
+      // the store's own checksum proved the bytes wrong (an object store's manifest holds small outputs
+      // with their CRC32C): damage, not a permission or an outage
+      return new Problem(Kind.DAMAGED_ENTRY, entry, "output.jl4j: " + e.getMessage());
     } catch (IOException | RuntimeException e) {
       return unreadable(Layout.output(entry), e);
     }

@@ -249,9 +249,19 @@ abstract class HadoopStore implements Store {
       if (st == null || !st.isDirectory()) {
         return out;
       }
-      walk(st, listDir(start), dir, out, true, depth);
+      ParallelListings.Lister lister = depth == Integer.MAX_VALUE ? wholeTreeLister(start) : this::listDir;
+      walk(st, lister.list(start), dir, out, true, depth, lister);
       return out;
     });
+  }
+
+  /**
+   * How {@link #list} lists the folders of a whole tree under {@code start}: one call per folder
+   * here; a store whose FileSystem lists a tree at once (S3A: one LIST request per 1,000 keys)
+   * answers from that listing instead.
+   */
+  ParallelListings.Lister wholeTreeLister(Path start) throws IOException {
+    return this::listDir;
   }
 
   /** Whether a directory's visibility depends on what it holds (marker mode's claims and commits). */
@@ -260,7 +270,7 @@ abstract class HadoopStore implements Store {
   }
 
   private void walk(FileStatus dirStatus, FileStatus[] listing, String rel, List<StoreFile> out, boolean start,
-      int depth) throws IOException {
+      int depth, ParallelListings.Lister lister) throws IOException {
     if (!filesVisible(dirStatus.getPath(), listing) || !start && !directoryHasContent(listing)) {
       return;
     }
@@ -271,6 +281,8 @@ abstract class HadoopStore implements Store {
       return;
     }
     boolean needed = depth > 1 || listingDecidesVisibility();
+    // folders listed only to tell whether they are visible: as much of their listing as that takes
+    ParallelListings.Lister below = depth > 1 ? lister : this::visibilityListing;
     List<Path> folders = new ArrayList<>();
     for (FileStatus child : listing) {
       if (needed && child.isDirectory() && !child.isSymlink() && !Names.reserved(child.getPath().getName())) {
@@ -279,7 +291,7 @@ abstract class HadoopStore implements Store {
     }
     // many subfolders (a function's entries): their listings fetched by several threads at once
     Iterator<FileStatus[]> listed = folders.size() >= ParallelListings.PARALLEL_FROM
-        ? ParallelListings.of(folders, this::listDir).iterator() : null;
+        ? ParallelListings.of(folders, below).iterator() : null;
     for (FileStatus child : listing) {
       String name = child.getPath().getName();
       if (Names.reserved(name) || child.isSymlink()) {
@@ -287,8 +299,8 @@ abstract class HadoopStore implements Store {
       }
       String childRel = rel.isEmpty() ? name : rel + "/" + name;
       if (child.isDirectory()) {
-        FileStatus[] below = !needed ? new FileStatus[0] : listed != null ? listed.next() : listDir(child.getPath());
-        walk(child, below, childRel, out, false, depth - 1);
+        FileStatus[] childListing = !needed ? new FileStatus[0] : listed != null ? listed.next() : below.list(child.getPath());
+        walk(child, childListing, childRel, out, false, depth - 1, lister);
       } else {
         out.add(new StoreFile(childRel, false, child.getLen(), Instant.ofEpochMilli(child.getModificationTime())));
       }
@@ -424,6 +436,14 @@ abstract class HadoopStore implements Store {
     } catch (FileNotFoundException e) {
       return null;
     }
+  }
+
+  /**
+   * Enough of a folder's listing to decide whether it is visible ({@link #filesVisible}, {@link
+   * #directoryHasContent}) and its time ({@link #directoryTime}): its whole listing here.
+   */
+  FileStatus[] visibilityListing(Path p) throws IOException {
+    return listDir(p);
   }
 
   /** What {@link #list} sees in a folder: its listing, or for an entry, what its manifest names. */

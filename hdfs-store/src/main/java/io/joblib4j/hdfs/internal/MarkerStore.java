@@ -17,17 +17,24 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.AbstractMap.SimpleEntry;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.CRC32C;
+import org.apache.hadoop.fs.EtagSource;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.util.functional.FutureIO;
 
 /**
  * Marker mode, for object stores (S3A, GCS, ABFS, ...), whose rename is a copy and a delete that
@@ -77,12 +84,37 @@ final class MarkerStore extends HadoopStore {
 
   /** Whether the store creates exclusively by itself (S3A's conditional create). */
   private final boolean conditionalCreate;
+  /** Whether {@link #list} lists a tree at once ({@link #wholeTreeLister}). */
+  private final boolean flatListing;
+  /** Whether a folder's listing comes in name order, page by page (S3): {@link #visibilityListing}. */
+  private final boolean nameOrderListings;
   /** The last access this store recorded per entry folder: what {@link #list} reports (touch writes nothing). */
   private final Map<String, Long> accessed = new ConcurrentHashMap<>();
+  /** The manifests listings read, by path, with the version read ({@link #listedManifest}). */
+  private final Map<String, ListedManifest> listedManifests = new ConcurrentHashMap<>();
 
   MarkerStore(URI location, FileSystem fs, AutoCloseable owner, StoreOptions options) throws IOException {
     super(location, fs, owner, options);
     this.conditionalCreate = capability(fs, root, CONDITIONAL_OVERWRITE);
+    this.flatListing = listsTreesItself(fs);
+    this.nameOrderListings = "s3a".equals(scheme(fs));
+  }
+
+  /** Whether the FileSystem lists a tree by itself (S3A: a flat LIST), not with FileSystem's walk. */
+  private static boolean listsTreesItself(FileSystem fs) {
+    try {
+      return fs.getClass().getMethod("listFiles", Path.class, boolean.class).getDeclaringClass() != FileSystem.class;
+    } catch (NoSuchMethodException e) {
+      return false;
+    }
+  }
+
+  private static String scheme(FileSystem fs) {
+    try {
+      return fs.getScheme();
+    } catch (UnsupportedOperationException e) {
+      return fs.getUri().getScheme();
+    }
   }
 
   private static boolean capability(FileSystem fs, Path p, String name) {
@@ -380,12 +412,47 @@ final class MarkerStore extends HadoopStore {
   /** An entry's folder is what its manifest names (sizes from it, time of the commit); other folders as listed. */
   @Override
   FileStatus[] listDir(Path dir) throws IOException {
-    FileStatus[] raw = listOrEmpty(dir);
+    return entryView(dir, listOrEmpty(dir));
+  }
+
+  /**
+   * A folder's listing up to its first name that sorts after every reserved one: S3 lists in name
+   * order and its reserved objects ({@code .jl4j-commit}, {@code .jl4j-claim}) come first, so the
+   * first page of a function's folder (1,000 entries) tells whether it is visible, not all its pages.
+   * An entry's folder gives its manifest's time without its manifest being read.
+   */
+  @Override
+  FileStatus[] visibilityListing(Path dir) throws IOException {
+    if (!nameOrderListings) {
+      return super.visibilityListing(dir);
+    }
+    List<FileStatus> seen = new ArrayList<>();
+    try {
+      RemoteIterator<FileStatus> it = fs.listStatusIterator(dir);
+      while (it.hasNext()) {
+        FileStatus f = it.next();
+        seen.add(f);
+        String name = f.getPath().getName();
+        if (!Names.reserved(name) && name.compareTo(PAST_RESERVED) >= 0) {
+          break;
+        }
+      }
+    } catch (FileNotFoundException e) {
+      return new FileStatus[0];
+    }
+    return seen.toArray(new FileStatus[0]);
+  }
+
+  /** The first name after every reserved one in S3's order ({@code .jl4j-} then anything sorts before it). */
+  private static final String PAST_RESERVED = ".jl4k";
+
+  /** What {@link #list} shows of the folder {@code dir} whose objects are {@code raw}. */
+  private FileStatus[] entryView(Path dir, FileStatus[] raw) throws IOException {
     FileStatus commit = find(raw, Names.COMMIT);
     if (commit == null) {
       return raw;
     }
-    Manifest m = manifestOrNull(dir);
+    Manifest m = listedManifest(commit);
     if (m == null) {
       return new FileStatus[] {commit};
     }
@@ -394,6 +461,79 @@ final class MarkerStore extends HadoopStore {
     m.files().forEach((name, sum) -> out.add(new FileStatus(sum.bytes(), false, 1, 0, commit.getModificationTime(),
         new Path(dir, name))));
     return out.toArray(new FileStatus[0]);
+  }
+
+  /**
+   * The manifest a listing found: read once per version of it (a manifest is never rewritten in
+   * place; a republished entry's has another ETag, or another size or time where the store gives no
+   * ETag), so a store that lists its cache again (limits, {@code entries()}) reads only new manifests.
+   * Opened with the listing's status: no HEAD before the GET.
+   */
+  private Manifest listedManifest(FileStatus commit) throws IOException {
+    String path = commit.getPath().toUri().getPath();
+    String version = (commit instanceof EtagSource e && e.getEtag() != null ? e.getEtag() : "")
+        + "|" + commit.getLen() + "|" + commit.getModificationTime();
+    ListedManifest known = listedManifests.get(path);
+    if (known != null && known.version.equals(version)) {
+      return known.manifest;
+    }
+    Manifest m;
+    try (InputStream in = FutureIO.awaitFuture(fs.openFile(commit.getPath()).withFileStatus(commit).build())) {
+      m = Manifest.parse(in, commit.getPath().toString());
+    } catch (FileNotFoundException e) {
+      return null;
+    } catch (IOException e) {
+      if (Outage.unreachable(e)) {
+        throw e;
+      }
+      return null;
+    }
+    if (listedManifests.size() > 100_000) {
+      listedManifests.clear();
+    }
+    listedManifests.put(path, new ListedManifest(version, m));
+    return m;
+  }
+
+  private record ListedManifest(String version, Manifest manifest) {}
+
+  /**
+   * A whole tree in one recursive listing, which S3A makes a flat LIST (1,000 keys a request) instead
+   * of a LIST per folder: the folders are rebuilt from the objects' names, and an entry's from its
+   * manifest as {@link #listDir} does.
+   */
+  @Override
+  ParallelListings.Lister wholeTreeLister(Path start) throws IOException {
+    if (!flatListing) {
+      return this::listDir; // FileSystem's own listFiles walks folder by folder: no better
+    }
+    Map<Path, List<FileStatus>> folders = new HashMap<>();
+    Set<Path> seen = new HashSet<>();
+    Path top = fs.makeQualified(start);
+    RemoteIterator<LocatedFileStatus> files;
+    try {
+      files = fs.listFiles(top, true);
+    } catch (FileNotFoundException e) {
+      return folder -> new FileStatus[0];
+    }
+    String topPath = top.toUri().getPath();
+    while (files.hasNext()) {
+      FileStatus f = files.next();
+      Path parent = f.getPath().getParent();
+      if (!parent.toUri().getPath().startsWith(topPath)) {
+        continue;
+      }
+      folders.computeIfAbsent(parent, k -> new ArrayList<>()).add(f);
+      // every folder between the start and this object, seen in its parent's listing once
+      for (Path p = parent; p.toUri().getPath().length() > topPath.length() && seen.add(p); p = p.getParent()) {
+        folders.computeIfAbsent(p.getParent(), k -> new ArrayList<>())
+            .add(new FileStatus(0, true, 1, 0, f.getModificationTime(), p));
+      }
+    }
+    return folder -> {
+      List<FileStatus> listed = folders.get(fs.makeQualified(folder));
+      return listed == null ? new FileStatus[0] : entryView(folder, listed.toArray(new FileStatus[0]));
+    };
   }
 
   private static FileStatus find(FileStatus[] listing, String name) {

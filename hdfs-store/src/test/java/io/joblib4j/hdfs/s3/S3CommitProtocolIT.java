@@ -30,9 +30,37 @@ class S3CommitProtocolIT {
   @ParameterizedTest(name = "conditional writes: {0}")
   @ValueSource(booleans = {true, false})
   void ofTwoJvmsRacingOnOneEntryOnePublishesAndBothReadOneWholeValue(boolean conditional) throws Exception {
-    S3Server s3 = S3Server.shared();
+    List<String> results = race(S3Server.shared(), conditional);
+    if (conditional) {
+      // exactly one publishes; the other takes the winner's entry, without a warning or an error
+      assertThat(results).containsExactlyInAnyOrder("RESULT PUBLISHED", "RESULT ALREADY_PRESENT");
+    } else {
+      // check-then-PUT: both may pass the check, and the manifest written last wins
+      assertThat(results).allMatch(r -> r.equals("RESULT PUBLISHED") || r.equals("RESULT ALREADY_PRESENT"));
+    }
+  }
+
+  /**
+   * A server that ignores If-None-Match while S3A sends it (conditional writes on in the client):
+   * every conditional PUT succeeds, so both racers may believe they published and the manifest
+   * written last wins. Each race still leaves one writer's whole value, never a mix or a part.
+   */
+  @org.junit.jupiter.api.Test
+  void ofTwoJvmsRacingAgainstAServerThatIgnoresIfNoneMatchReadersSeeOneWholeValue() throws Exception {
+    try (S3Server ignoring = S3Server.startIgnoringIfNoneMatch()) {
+      for (int round = 0; round < 3; round++) {
+        List<String> results = race(ignoring, true);
+        assertThat(results).allMatch(r -> r.equals("RESULT PUBLISHED") || r.equals("RESULT ALREADY_PRESENT"));
+      }
+      assertThat(ignoring.ifNoneMatchDropped()).as("conditional PUTs whose If-None-Match the server never saw")
+          .isGreaterThanOrEqualTo(3);
+    }
+  }
+
+  /** Two writer JVMs released together on one entry; checks the value read after; their last lines. */
+  private List<String> race(S3Server s3, boolean conditional) throws Exception {
     URI location = s3.newLocation("race");
-    Path start = dir.resolve("start");
+    Path start = dir.resolve("start-" + java.util.UUID.randomUUID());
     List<Process> writers = new ArrayList<>();
     for (byte fill = 1; fill <= 2; fill++) {
       writers.add(writer(s3, location, conditional, "f/k", fill, start.toString(), "-", "w" + fill));
@@ -45,13 +73,6 @@ class S3CommitProtocolIT {
     for (int i = 0; i < writers.size(); i++) {
       results.add(finish(writers.get(i), "w" + (i + 1)));
     }
-    if (conditional) {
-      // exactly one publishes; the other takes the winner's entry, without a warning or an error
-      assertThat(results).containsExactlyInAnyOrder("RESULT PUBLISHED", "RESULT ALREADY_PRESENT");
-    } else {
-      // check-then-PUT: both may pass the check, and the manifest written last wins
-      assertThat(results).allMatch(r -> r.equals("RESULT PUBLISHED") || r.equals("RESULT ALREADY_PRESENT"));
-    }
     try (Store store = open(s3, location, conditional)) {
       byte[] output = read(store, "f/k/output");
       assertThat(output).hasSize(S3Writer.OUTPUT_BYTES);
@@ -61,6 +82,7 @@ class S3CommitProtocolIT {
       }
       assertThat(new String(read(store, "f/k/metadata.json"), StandardCharsets.UTF_8)).isEqualTo("{\"fill\":" + fill + "}");
     }
+    return results;
   }
 
   @ParameterizedTest(name = "killed while writing {0}")

@@ -37,11 +37,15 @@ public final class S3Server implements AutoCloseable {
   private final Process process;
   private final int port;
   private final Path dir;
+  private final Path data;
+  /** In front of the server when it ignores If-None-Match, else null. */
+  private IfNoneMatchStripper stripper;
 
-  private S3Server(Process process, int port, Path dir) {
+  private S3Server(Process process, int port, Path dir, Path data) {
     this.process = process;
     this.port = port;
     this.dir = dir;
+    this.data = data;
   }
 
   /** The JVM's shared server, stopped when the JVM ends. */
@@ -55,20 +59,45 @@ public final class S3Server implements AutoCloseable {
 
   /** A new server with an empty bucket; the caller closes it. */
   public static S3Server start() {
+    return start(null, false);
+  }
+
+  /**
+   * A new server with an empty bucket that ignores {@code If-None-Match}: S3Proxy behind an {@link
+   * IfNoneMatchStripper}, so a conditional PUT of a taken name replaces the object and succeeds, as
+   * on an S3-compatible store without conditional writes while S3A believes it has them. That
+   * S3Proxy checks no signature (the header dropped was signed); the caller closes it.
+   */
+  public static S3Server startIgnoringIfNoneMatch() {
+    return start(null, true);
+  }
+
+  /**
+   * A second server over this one's objects that refuses every write (S3Proxy's read-only blob
+   * store answers each PUT, POST, DELETE and COPY with an error): what a reader holding read-only
+   * credentials meets. The caller closes it.
+   */
+  public S3Server readOnlyView() {
+    return start(data, false);
+  }
+
+  /** A server keeping its objects in a new folder with a new bucket, or read-only over {@code data}. */
+  private static S3Server start(Path readOnlyData, boolean ignoreIfNoneMatch) {
     try {
       Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "s3proxy-");
-      Files.createDirectories(dir.resolve("data"));
+      Path data = readOnlyData != null ? readOnlyData : Files.createDirectories(dir.resolve("data"));
       int port = freePort();
       Path props = dir.resolve("s3proxy.properties");
       Files.writeString(props, String.join("\n",
           "s3proxy.endpoint=http://127.0.0.1:" + port,
-          "s3proxy.authorization=aws-v2-or-v4",
+          "s3proxy.authorization=" + (ignoreIfNoneMatch ? "none" : "aws-v2-or-v4"),
           "s3proxy.identity=" + ACCESS_KEY,
           "s3proxy.credential=" + SECRET_KEY,
           "jclouds.identity=" + ACCESS_KEY,
           "jclouds.credential=" + SECRET_KEY,
           "jclouds.provider=filesystem-nio2",
-          "jclouds.filesystem.basedir=" + dir.resolve("data")) + "\n");
+          "jclouds.filesystem.basedir=" + data,
+          "s3proxy.read-only-blobstore=" + (readOnlyData != null)) + "\n");
       Path logConfig = dir.resolve("logback.xml");
       Files.writeString(logConfig, "<configuration><appender name=\"o\" class=\"ch.qos.logback.core.ConsoleAppender\">"
           + "<encoder><pattern>%d %level %logger{20} %msg%n</pattern></encoder></appender>"
@@ -78,10 +107,15 @@ public final class S3Server implements AutoCloseable {
           "-cp", classPath(), S3ProxyMain.class.getName(), "--properties", props.toString()));
       Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
           .redirectOutput(dir.resolve("s3proxy.log").toFile()).start();
-      S3Server server = new S3Server(p, port, dir);
+      S3Server server = new S3Server(p, port, dir, data);
       try {
         server.awaitListening();
-        server.createBucket(BUCKET);
+        if (ignoreIfNoneMatch) {
+          server.stripper = new IfNoneMatchStripper(port);
+        }
+        if (readOnlyData == null) {
+          server.createBucket(BUCKET);
+        }
       } catch (IOException | RuntimeException e) {
         server.close();
         throw e;
@@ -155,7 +189,7 @@ public final class S3Server implements AutoCloseable {
   }
 
   public URI endpoint() {
-    return URI.create("http://127.0.0.1:" + port);
+    return URI.create("http://127.0.0.1:" + (stripper != null ? stripper.port() : port));
   }
 
   /** {@code s3a://bucket/<prefix>-<random>}: a folder no other test uses. */
@@ -191,15 +225,27 @@ public final class S3Server implements AutoCloseable {
 
   /** The folder the server keeps the bucket's objects in (one file per object). */
   public Path bucketDir() {
-    return dir.resolve("data").resolve(BUCKET);
+    return data.resolve(BUCKET);
   }
 
   public Path log() {
     return dir.resolve("s3proxy.log");
   }
 
+  /** How many requests had their If-None-Match dropped (0 for a server that honours it). */
+  public int ifNoneMatchDropped() {
+    return stripper == null ? 0 : stripper.stripped();
+  }
+
   @Override
   public void close() {
+    if (stripper != null) {
+      try {
+        stripper.close();
+      } catch (IOException e) {
+        // the proxy's socket: nothing to do
+      }
+    }
     process.destroy();
     try {
       if (!process.waitFor(10, TimeUnit.SECONDS)) {
