@@ -157,13 +157,18 @@ final class MarkerStore extends HadoopStore {
   /** Writes the manifest; false if another writer's manifest is there (or won the race). */
   private boolean commit(Path entry, String attempt, byte[] manifest) throws IOException {
     Path commit = new Path(entry, Names.COMMIT);
-    try {
-      writeFile(commit, out -> out.write(manifest), false, true);
-    } catch (IOException e) {
-      if (taken(e)) {
-        return false;
+    for (int tries = 0; ; tries++) {
+      try {
+        writeFile(commit, out -> out.write(manifest), false, true);
+        break;
+      } catch (IOException e) {
+        if (!taken(e)) {
+          throw e;
+        }
+        if (tries > 0 || !removedAbandonedManifest(commit)) {
+          return false;
+        }
       }
-      throw e;
     }
     if (conditionalCreate) {
       return true; // the store refused every other writer's create
@@ -171,6 +176,37 @@ final class MarkerStore extends HadoopStore {
     // check-then-PUT: another writer may have passed the check too; the manifest written last wins
     Manifest now = manifestOrNull(entry);
     return now == null || now.publication().equals(attempt);
+  }
+
+  /**
+   * A manifest is never empty, but on ABFS the name is taken, empty, from its create until its
+   * writer's close: a writer killed in between leaves it so, and every later create of the name is
+   * refused. Writing a manifest takes milliseconds, so one still empty after {@link
+   * #ABANDONED_AFTER} is a dead writer's: it is removed, and the caller creates again. (Two writers
+   * that both remove it race on the create as usual; one that removed another's fresh manifest only
+   * costs a reader a recomputation, never a wrong value.)
+   */
+  private boolean removedAbandonedManifest(Path commit) throws IOException {
+    FileStatus st = statusOrNull(commit);
+    if (st == null || st.getLen() > 0
+        || System.currentTimeMillis() - st.getModificationTime() < ABANDONED_AFTER.toMillis()) {
+      return false;
+    }
+    return fs.delete(commit, false);
+  }
+
+  /** How long an empty manifest may be another writer's, still writing it. */
+  static final java.time.Duration ABANDONED_AFTER = java.time.Duration.ofSeconds(10);
+
+  /** Whether a listing holds a manifest: a non-empty {@code .jl4j-commit} (an empty one is a writer's, unfinished). */
+  private static boolean committed(FileStatus[] listing) {
+    return manifestIn(listing) != null;
+  }
+
+  /** The listing's manifest, or null if it has none or only an empty one. */
+  private static FileStatus manifestIn(FileStatus[] listing) {
+    FileStatus commit = find(listing, Names.COMMIT);
+    return commit != null && commit.getLen() > 0 ? commit : null;
   }
 
   /**
@@ -448,7 +484,7 @@ final class MarkerStore extends HadoopStore {
 
   /** What {@link #list} shows of the folder {@code dir} whose objects are {@code raw}. */
   private FileStatus[] entryView(Path dir, FileStatus[] raw) throws IOException {
-    FileStatus commit = find(raw, Names.COMMIT);
+    FileStatus commit = manifestIn(raw);
     if (commit == null) {
       return raw;
     }
@@ -548,7 +584,7 @@ final class MarkerStore extends HadoopStore {
   @Override
   boolean filesVisible(Path dir, FileStatus[] listing) throws IOException {
     // a folder an earlier version's writer left with its claim and no commit is a partial entry
-    return listing == null || contains(listing, Names.COMMIT) || !contains(listing, Names.CLAIM);
+    return listing == null || committed(listing) || !contains(listing, Names.CLAIM);
   }
 
   @Override
@@ -566,7 +602,7 @@ final class MarkerStore extends HadoopStore {
   boolean directoryHasContent(FileStatus[] listing) {
     for (FileStatus f : listing) {
       String name = f.getPath().getName();
-      if (!Names.reserved(name) || name.equals(Names.COMMIT)) {
+      if (!Names.reserved(name) || name.equals(Names.COMMIT) && f.getLen() > 0) {
         return true;
       }
     }
@@ -709,7 +745,7 @@ final class MarkerStore extends HadoopStore {
   /** Deletes what a dead attempt left in its entry folder, unless the entry's manifest is that attempt's. */
   private boolean sweepAttempt(Path target, String attempt) throws IOException {
     FileStatus[] listing = listOrEmpty(target);
-    boolean committed = contains(listing, Names.COMMIT);
+    boolean committed = committed(listing);
     if (!committed && contains(listing, Names.CLAIM)) { // an earlier version's writer, dead holding its claim
       if (attempt.equals(readText(new Path(target, Names.CLAIM)))) {
         deleteEntry(target, listing);
