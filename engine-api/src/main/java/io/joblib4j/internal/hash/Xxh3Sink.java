@@ -1,11 +1,11 @@
 package io.joblib4j.internal.hash;
 
-import io.joblib4j.internal.text.Wtf8;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import com.dynatrace.hash4j.hashing.HashValue128;
 import com.dynatrace.hash4j.hashing.Hasher128;
 import com.dynatrace.hash4j.hashing.Hashing;
+import io.joblib4j.internal.text.Wtf8;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.function.Consumer;
 
 /**
@@ -146,8 +146,9 @@ final class Xxh3Sink extends HashSink {
       if (array instanceof byte[]) {
         hash(XX, (byte[]) array, (int) from, size, out);
       } else {
-        // A copy of the chunk's little-endian bytes (1 MiB: it stays in cache for the hash that
-        // follows), not a read in place: that needed sun.misc.Unsafe.
+        // A copy of the chunk's little-endian bytes, not a read in place: that needed
+        // sun.misc.Unsafe. The copy costs large arrays time (BENCHMARKS.md, "hash4j instead of
+        // zero-allocation-hashing").
         byte[] copy = COPY.get();
         ArrayBytes.copyLittleEndian(array, from, size, copy, 0);
         hash(XX, copy, 0, size, out);
