@@ -76,7 +76,7 @@ class PublishedArtifactsIT {
   /**
    * A user's own module that {@code requires io.joblib4j}, compiled and run on the module path with
    * engine-api and its dependencies. engine-api is an automatic module, and so is
-   * zero-allocation-hashing, which uses {@code sun.misc.Unsafe}: automatic modules declare no
+   * Kryo 5, which uses {@code sun.misc.Unsafe}: automatic modules declare no
    * {@code requires}, so their named dependencies and {@code jdk.unsupported} join the module graph
    * through {@code --add-modules ALL-MODULE-PATH,jdk.unsupported}, as the README says.
    */

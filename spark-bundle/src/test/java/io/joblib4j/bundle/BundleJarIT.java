@@ -40,7 +40,7 @@ class BundleJarIT {
   static final Map<String, String> RELOCATED = Map.of(
       "org/objectweb/asm/", "io/joblib4j/shaded/asm/",
       "com/esotericsoftware/kryo/kryo5/", "io/joblib4j/shaded/kryo5/",
-      "net/openhft/hashing/", "io/joblib4j/shaded/hashing/");
+      "com/dynatrace/hash4j/", "io/joblib4j/shaded/hash4j/");
 
   /** @API's annotation types: unrelocated, for javac (see the NOTICE); nothing uses them at run time. */
   static final String API_ANNOTATIONS = "org/apiguardian/api/";
@@ -72,7 +72,7 @@ class BundleJarIT {
         "io/joblib4j/shaded/asm/ClassReader.class",
         "io/joblib4j/shaded/kryo5/Kryo.class",
         "io/joblib4j/shaded/kryo5/objenesis/ObjenesisStd.class",
-        "io/joblib4j/shaded/hashing/LongTupleHashFunction.class",
+        "io/joblib4j/shaded/hash4j/hashing/XXH3_128.class",
         "io/joblib4j/Parallel.class",
         "io/joblib4j/spark/internal/ExecutorWorker.class",
         "io/joblib4j/hdfs/HadoopStoreProvider.class",

@@ -1,11 +1,12 @@
 package io.joblib4j.internal.hash;
 
+import com.dynatrace.hash4j.hashing.HashValue128;
+import com.dynatrace.hash4j.hashing.Hasher128;
+import com.dynatrace.hash4j.hashing.Hashing;
 import io.joblib4j.internal.text.Wtf8;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.function.Consumer;
-import net.openhft.hashing.Access;
-import net.openhft.hashing.LongTupleHashFunction;
 
 /**
  * xxHash3-128 over the value stream, defined so that the result depends only on the bytes, never on
@@ -20,16 +21,19 @@ import net.openhft.hashing.LongTupleHashFunction;
  *       xxh128[seed L](digest 0 || digest 1 || ...)}. That is what makes hashing arrays run at memory
  *       speed on several cores.
  * </ul>
+ *
+ * <p>xxHash3-128 is hash4j's; its digests equal zero-allocation-hashing's {@code xx128}, which this
+ * used before (low half = least significant bits), so stored keys did not change
+ * (ArrayHashGoldenValuesTest pins them).
  */
 final class Xxh3Sink extends HashSink {
   static final int BLOCK = 1 << 16;
   static final int CHUNK = 1 << 20;
   /** Arrays of at least this many chunks are digested in parallel. */
   private static final int PARALLEL_CHUNKS = 8;
-  private static final LongTupleHashFunction XX = LongTupleHashFunction.xx128();
-  private static final LongTupleHashFunction BLOCKS = LongTupleHashFunction.xx128(0x6a6c346a424c4bL);
-  private static final LongTupleHashFunction LEAF = LongTupleHashFunction.xx128(0x6a6c346a4c454146L);
-  private static final boolean NATIVE_LE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+  private static final Hasher128 XX = Hashing.xxh3_128();
+  private static final Hasher128 BLOCKS = Hashing.xxh3_128(0x6a6c346a424c4bL);
+  private static final Hasher128 LEAF = Hashing.xxh3_128(0x6a6c346a4c454146L);
 
   /** Grows up to BLOCK: most values (call keys) are a few dozen bytes, and a hash must not zero 64 KiB. */
   private byte[] buf = new byte[256];
@@ -110,8 +114,15 @@ final class Xxh3Sink extends HashSink {
     }
   }
 
+  /** {@code f}'s digest of {@code len} bytes of {@code b} into {@code out} as {low, high}. */
+  private static void hash(Hasher128 f, byte[] b, int off, int len, long[] out) {
+    HashValue128 h = f.hashBytesTo128Bits(b, off, len);
+    out[0] = h.getLeastSignificantBits();
+    out[1] = h.getMostSignificantBits();
+  }
+
   private void flushBlock() {
-    XX.hashBytes(buf, 0, n, tmp);
+    hash(XX, buf, 0, n, tmp);
     if (blockDigests.remaining() < 16) {
       ByteBuffer bigger = ByteBuffer.allocate(blockDigests.capacity() * 2).order(ByteOrder.LITTLE_ENDIAN);
       blockDigests.flip();
@@ -126,17 +137,22 @@ final class Xxh3Sink extends HashSink {
   void putRawArray(Object array, int elementSize) {
     int len = java.lang.reflect.Array.getLength(array);
     long bytes = (long) len * elementSize;
-    if (!NATIVE_LE) {
-      putRawBuffers(bytes, sink -> sink.accept(LittleEndian.copy(array)));
-      return;
-    }
-    long base = UnsafeArrays.baseOffset(array);
     int chunks = (int) ((bytes + CHUNK - 1) / CHUNK);
     long[] digests = new long[2 * chunks];
     java.util.function.IntConsumer one = i -> {
       long from = (long) i * CHUNK;
+      int size = (int) Math.min(CHUNK, bytes - from);
       long[] out = new long[2];
-      XX.hash(array, Access.unsafe(), base + from, Math.min(CHUNK, bytes - from), out);
+      if (array instanceof byte[]) {
+        hash(XX, (byte[]) array, (int) from, size, out);
+      } else {
+        // A copy of the chunk's little-endian bytes, not a read in place: that needed
+        // sun.misc.Unsafe. The copy costs large arrays time (BENCHMARKS.md, "hash4j instead of
+        // zero-allocation-hashing").
+        byte[] copy = COPY.get();
+        ArrayBytes.copyLittleEndian(array, from, size, copy, 0);
+        hash(XX, copy, 0, size, out);
+      }
       digests[2 * i] = out[0];
       digests[2 * i + 1] = out[1];
     };
@@ -163,12 +179,8 @@ final class Xxh3Sink extends HashSink {
 
   private void putLeaf(long bytes, long[] digests) {
     long[] out = new long[2];
-    LEAF.hash(digests, Access.unsafe(), UnsafeArrays.baseOffset(digests), 8L * digests.length, out);
-    if (!NATIVE_LE) {
-      ByteBuffer b = ByteBuffer.allocate(8 * digests.length).order(ByteOrder.LITTLE_ENDIAN);
-      b.asLongBuffer().put(digests);
-      LEAF.hashBytes(b, out);
-    }
+    byte[] leaf = ArrayBytes.littleEndian(digests);
+    hash(LEAF, leaf, 0, leaf.length, out);
     putLong(bytes);
     putLong(out[0]);
     putLong(out[1]);
@@ -192,7 +204,7 @@ final class Xxh3Sink extends HashSink {
   /** The digest into {@code out} as {low, high}: no allocation, for the per-entry path of maps. */
   void finish128(long[] out) {
     if (blockDigests.position() == 0) {
-      XX.hashBytes(buf, 0, n, out);
+      hash(XX, buf, 0, n, out);
       return;
     }
     if (n > 0) {
@@ -202,7 +214,7 @@ final class Xxh3Sink extends HashSink {
       flushCapacity();
     }
     blockDigests.putLong(total);
-    BLOCKS.hashBytes(blockDigests.array(), 0, blockDigests.position(), out);
+    hash(BLOCKS, blockDigests.array(), 0, blockDigests.position(), out);
   }
 
   private void flushCapacity() {
@@ -223,17 +235,17 @@ final class Xxh3Sink extends HashSink {
 
   /**
    * xxh128 of {@code len} bytes of {@code b} from absolute index {@code off}. Heap buffers are hashed
-   * in place; direct (mapped) ones are copied to the heap first, because the library's direct path
-   * needs an --add-exports of JDK internals.
+   * in place; direct (mapped) ones are copied to the heap first (1 MiB at most, then hashed from
+   * cache).
    */
   static void hashBuffer(ByteBuffer b, int off, int len, long[] out) {
     if (b.hasArray()) {
-      XX.hashBytes(b.array(), b.arrayOffset() + off, len, out);
+      hash(XX, b.array(), b.arrayOffset() + off, len, out);
       return;
     }
     byte[] copy = COPY.get();
     b.get(off, copy, 0, len);
-    XX.hashBytes(copy, 0, len, out);
+    hash(XX, copy, 0, len, out);
   }
 
   /** Chunks raw bytes arriving in runs of any size at 1 MiB boundaries of the logical byte stream. */
@@ -278,7 +290,7 @@ final class Xxh3Sink extends HashSink {
 
     private void digestStage() {
       long[] out = new long[2];
-      XX.hashBytes(stage, 0, staged, out);
+      hash(XX, stage, 0, staged, out);
       digests[2 * chunk] = out[0];
       digests[2 * chunk + 1] = out[1];
       chunk++;

@@ -77,6 +77,42 @@ class ArrayDigestsTest {
   }
 
   @Test
+  void everyKindDigestsAsItsLittleEndianBytes() {
+    // long[], double[] and byte[] are read in place, the other kinds through a 64 KiB copy: all must
+    // read the same words, across the copy's and the 16 MiB chunk's borders and in the tail
+    int[] byteLengths = {0, 8, 40, (64 << 10) - 8, 64 << 10, (64 << 10) + 24, (16 << 20) + 32 + 8};
+    java.util.SplittableRandom r = new java.util.SplittableRandom(5);
+    for (int length : byteLengths) {
+      byte[] bytes = new byte[length];
+      r.nextBytes(bytes);
+      java.nio.ByteBuffer le = java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      double[] d = new double[length / 8];
+      le.asDoubleBuffer().get(d);
+      long[] l = new long[length / 8];
+      le.asLongBuffer().get(l);
+      int[] i = new int[length / 4];
+      le.asIntBuffer().get(i);
+      float[] f = new float[length / 4];
+      le.asFloatBuffer().get(f);
+      short[] s = new short[length / 2];
+      le.asShortBuffer().get(s);
+      char[] c = new char[length / 2];
+      le.asCharBuffer().get(c);
+      String expected = digest(bytes);
+      for (Object kind : new Object[] {d, l, i, f, s, c}) {
+        assertThat(digest(kind)).as("%s of %d bytes", kind.getClass().getSimpleName(), length).isEqualTo(expected);
+      }
+      boolean[] z = new boolean[length];
+      byte[] zBytes = new byte[length];
+      for (int k = 0; k < length; k++) {
+        z[k] = (bytes[k] & 1) == 1;
+        zBytes[k] = (byte) (bytes[k] & 1);
+      }
+      assertThat(digest(z)).as("boolean[%d]", length).isEqualTo(digest(zBytes));
+    }
+  }
+
+  @Test
   void theSameBytesAsAnotherKindAreTheSameMemory() {
     // The element kind is part of the kept file's identity elsewhere (the array itself is the key);
     // the digest is of memory, so a long[] and a double[] with the same bits agree.

@@ -21,7 +21,7 @@ final class MissingExecutorJar {
   /** joblib4j's classes, and those of the libraries the bundle relocates, under their own names when shipped as separate jars. */
   private static final Pattern MISSING = Pattern.compile(
       "(?:ClassNotFoundException|NoClassDefFoundError)(?::\\s*| \\()"
-          + "((?:io[./]joblib4j|org[./]objectweb[./]asm|com[./]esotericsoftware[./]kryo[./]kryo5|net[./]openhft[./]hashing)[./][\\w$./]+)");
+          + "((?:io[./]joblib4j|org[./]objectweb[./]asm|com[./]esotericsoftware[./]kryo[./]kryo5|com[./]dynatrace[./]hash4j)[./][\\w$./]+)");
 
   private MissingExecutorJar() {}
 

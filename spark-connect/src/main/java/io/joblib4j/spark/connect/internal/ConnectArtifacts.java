@@ -15,7 +15,7 @@ import org.apache.spark.sql.connect.client.REPLClassDirMonitor;
 
 /**
  * What a Connect session was given, so that each jar crosses once per session: joblib4j's own jars
- * (engine-api, this module, Kryo 5, zero-allocation-hashing, ASM — or the one bundle jar that holds
+ * (engine-api, this module, Kryo 5, hash4j, ASM — or the one bundle jar that holds
  * them), the application's jars and class folders, and the jars of shared arguments. A session is
  * known by its id; a jar by its file name, which is what the server files it under.
  */
@@ -25,7 +25,7 @@ final class ConnectArtifacts {
       "io.joblib4j.Joblib",
       "io.joblib4j.spark.connect.internal.ConnectTask",
       "com.esotericsoftware.kryo.kryo5.Kryo",
-      "net.openhft.hashing.LongHashFunction",
+      "com.dynatrace.hash4j.hashing.Hashing",
       "org.objectweb.asm.ClassReader",
       "io.joblib4j.shaded.kryo5.Kryo");
 
