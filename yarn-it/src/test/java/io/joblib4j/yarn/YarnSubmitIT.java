@@ -22,6 +22,7 @@ import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -116,7 +117,9 @@ class YarnSubmitIT {
     return report;
   }
 
+  /** Tagged {@code container-kill}: it checks YARN's container cleanup, the same on every Spark line (run on 4.2). */
   @Test
+  @Tag("container-kill")
   void killingTheApplicationEndsTheProcessesWorkersWithTheirContainer() throws Exception {
     String location = cluster.hdfs() + "/joblib4j/kill";
     String tag = tag("kill");
