@@ -41,7 +41,8 @@ import org.apiguardian.api.API;
  * <p>The key: the stage function's identity, code version and captured values (as {@code Memory}
  * keys functions), each plain argument ({@code Joblib.hash}), and for each Dataset argument its
  * analyzed plan in canonical form, the code of its UDFs and typed operations, and its inputs' files
- * (path, length, modification time), a Delta table's id and version (read at that version when
+ * (path, and the length, modification time and store identity storage lists for them when the stage
+ * is called: the folders are listed again at each call), a Delta table's id and version (read at that version when
  * the stage computes), local rows, or the key of the stage that wrote them; with the
  * Spark version and the SQL settings that change results. What cannot be keyed is refused with a
  * {@link StageKeyException}. The README's "Pipeline stages" lists what gives a new entry.
@@ -201,6 +202,7 @@ public final class StageCache {
     private Duration maxAge;
     private Duration sweepAge = EntryCatalog.DEFAULT_SWEEP_AGE;
     private Clock clock = Clock.systemUTC();
+    private boolean inputChecksums;
     private final Map<String, Object> storeOptions = new LinkedHashMap<>();
 
     private Builder(SparkSession spark, String location) {
@@ -313,6 +315,24 @@ public final class StageCache {
     }
 
     /**
+     * Also key each input file by a checksum of its content, read when the stage is called, where
+     * its store gives no identity of its own: on HDFS the NameNode's and DataNodes' file checksum
+     * ({@code FileSystem.getFileChecksum}, a call per file and block), on local files a hash of
+     * their bytes (the whole input is read). Off by default: a file's path, length, modification
+     * time and its store's identity (an object store's ETag, an HDFS file id, a local file's inode
+     * and change time) already tell a rewritten file apart, unless the rewrite keeps the same HDFS
+     * file (truncate and append) or a local file system keeps change times to the second (docs/stages.md,
+     * "Input files, as storage holds them"). Object stores (S3A, ABFS, GCS) are keyed by their ETag either way.
+     *
+     * @param on whether to checksum input files
+     * @return this builder
+     */
+    public Builder inputChecksums(boolean on) {
+      this.inputChecksums = on;
+      return this;
+    }
+
+    /**
      * The clock of creation and access times (for tests).
      *
      * @param clock the clock
@@ -333,7 +353,8 @@ public final class StageCache {
     public StageCache build() {
       ConnectSessions.refuse(spark);
       Store store = Stores.open(location, storeOptions);
-      StageSettings settings = new StageSettings(format, compression, maxBytes, maxEntries, maxAge, sweepAge, clock);
+      StageSettings settings = new StageSettings(format, compression, maxBytes, maxEntries, maxAge, sweepAge, clock,
+          inputChecksums);
       return new StageCache(new StageRunner(spark, store, settings), location);
     }
   }

@@ -12,10 +12,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Expression;
@@ -41,8 +44,11 @@ import org.apache.spark.sql.types.DataType;
  *       which Spark numbers expression ids from 0 and names attributes {@code none}; the JVM's id
  *       Spark puts in every expression id is removed. Stable across JVMs and runs.
  *   <li>{@code inputs}: what its leaves read. Files of a file relation (also a catalog table's, and a
- *       Spark V2 file table's): each file's path, length and modification time, as Spark listed them
- *       when the Dataset was made, with the format, options and schemas; a local relation's rows; the
+ *       Spark V2 file table's): each file the Dataset's index names (path, length and modification
+ *       time as Spark listed them when the Dataset was made: what Spark will read), and what storage
+ *       holds for it when the stage is called ({@link StoredFiles}: the roots listed again, each
+ *       file's length, modification time and its store's identity, optionally a content checksum;
+ *       or that it is gone), with the format, options and schemas; a local relation's rows; the
  *       key of another stage whose output it reads (recognized by its data folder, no listing).
  *   <li>{@code code}: the functions the plan runs, with {@link FunctionFingerprint}: UDFs (Scala and
  *       Java), typed operations ({@code map}, {@code filter} with a lambda, {@code mapPartitions},
@@ -68,7 +74,7 @@ public final class PlanKeys {
   private static final Pattern JVM_ID = Pattern.compile(",?\"jvmId\":\"[0-9a-f-]{36}\"");
 
   /** What the stage allows; see {@code Stage1.allowNondeterministic} and {@code inputKey}. */
-  public record Allowances(boolean nondeterministic, boolean ownInputKey) {}
+  public record Allowances(boolean nondeterministic, boolean ownInputKey, boolean inputChecksums) {}
 
   private PlanKeys() {}
 
@@ -83,7 +89,7 @@ public final class PlanKeys {
           + " table. Cache the stage on a batch Dataset (spark.read() instead of spark.readStream()).");
     }
     LogicalPlan plan = ds.queryExecution().analyzed();
-    Walk walk = new Walk(prefix, allow);
+    Walk walk = new Walk(prefix, allow, ds.sparkSession());
     PlanWalks.foreachWithSubqueries(plan, walk::node);
     String json = JVM_ID.matcher(plan.canonicalized().toJSON()).replaceAll("");
     parts.add(prefix + ".plan", Joblib.hash(json.getBytes(StandardCharsets.UTF_8)), "its analyzed plan ("
@@ -102,6 +108,7 @@ public final class PlanKeys {
   private static final class Walk {
     final String prefix;
     final Allowances allow;
+    final SparkSession spark;
     final StringBuilder inputs = new StringBuilder();
     final List<String> inputsDescribed = new ArrayList<>();
     final List<String> code = new ArrayList<>();
@@ -110,9 +117,10 @@ public final class PlanKeys {
     final Map<String, Long> deltaPins = new TreeMap<>();
     int nodes;
 
-    Walk(String prefix, Allowances allow) {
+    Walk(String prefix, Allowances allow, SparkSession spark) {
       this.prefix = prefix;
       this.allow = allow;
+      this.spark = spark;
     }
 
     void node(LogicalPlan node) {
@@ -242,14 +250,37 @@ public final class PlanKeys {
       }
       List<FileStatus> all = new ArrayList<>(ScalaCollections.asJava(files.allFiles()));
       all.sort(Comparator.comparing(f -> f.getPath().toString()));
+      List<StoredFiles.Named> named = new ArrayList<>(all.size());
       long bytes = 0;
       for (FileStatus f : all) {
-        inputs.append(f.getPath()).append('\t').append(f.getLen()).append('\t').append(f.getModificationTime()).append('\n');
+        named.add(new StoredFiles.Named(f.getPath().toString(), f.getLen(), f.getModificationTime()));
         bytes += f.getLen();
+      }
+      List<Path> listedRoots = new ArrayList<>(ScalaCollections.asJava(listed.rootPaths()));
+      AtomicInteger gone = new AtomicInteger();
+      for (String line : StoredFiles.describe(hadoopConf(options), listedRoots, named, allow.inputChecksums(), gone)) {
+        inputs.append(line).append('\n');
       }
       inputs.append(format).append('\t').append(options).append('\t').append(schemas).append('\n');
       inputsDescribed.add(all.size() + " " + format + " file" + (all.size() == 1 ? "" : "s") + " (" + bytes + " bytes) under "
-          + String.join(", ", roots));
+          + String.join(", ", roots) + (allow.inputChecksums() ? ", with content checksums" : "")
+          + (gone.get() > 0 ? ", " + gone.get() + " of them gone since the Dataset listed them" : ""));
+    }
+
+    /** The Hadoop settings Spark reads these files with: the context's, the session's SQL settings, the read's options. */
+    Configuration hadoopConf(Map<String, String> options) {
+      Configuration conf = new Configuration(spark.sparkContext().hadoopConfiguration());
+      ScalaCollections.asJava(spark.conf().getAll()).forEach((k, v) -> {
+        if (v != null) {
+          conf.set(k, v);
+        }
+      });
+      options.forEach((k, v) -> {
+        if (v != null) {
+          conf.set(k, v);
+        }
+      });
+      return conf;
     }
 
     /** A Delta table: its location, table id and the version the plan reads (its snapshot at analysis). */

@@ -68,7 +68,8 @@ final class StageKeys {
     List<Object> output = List.of(settings.format(), spec.partitionBy());
     parts.add("output", Joblib.hash(output), settings.format() + (spec.partitionBy().isEmpty() ? ""
         : " partitioned by " + spec.partitionBy()));
-    PlanKeys.Allowances allow = new PlanKeys.Allowances(spec.allowNondeterministic(), spec.inputKey() != null);
+    PlanKeys.Allowances allow = new PlanKeys.Allowances(spec.allowNondeterministic(), spec.inputKey() != null,
+        settings.inputChecksums());
     Map<Integer, Map<String, Long>> deltaPins = new TreeMap<>();
     for (int i = 0; i < args.length; i++) {
       Object a = args[i];

@@ -14,9 +14,17 @@ import java.time.Duration;
  * @param maxAge delete entries not read for this long, or null
  * @param sweepAge data attempts no entry names are removed once this old
  * @param clock the clock of created and last-access times
+ * @param inputChecksums whether input files are also keyed by a checksum of their content where
+ *     their store has no identity of its own (HDFS, local files)
  */
 public record StageSettings(String format, String compression, long maxBytes, int maxEntries, Duration maxAge,
-    Duration sweepAge, Clock clock) {
+    Duration sweepAge, Clock clock, boolean inputChecksums) {
+
+  /** The settings without input checksums (the default). */
+  public StageSettings(String format, String compression, long maxBytes, int maxEntries, Duration maxAge,
+      Duration sweepAge, Clock clock) {
+    this(format, compression, maxBytes, maxEntries, maxAge, sweepAge, clock, false);
+  }
 
   public boolean limited() {
     return maxBytes > 0 || maxEntries > 0 || maxAge != null;
