@@ -103,7 +103,12 @@ class WarmWorkersIT {
       out.append(line).append('\n');
       if (line.startsWith("TASK B")) {
         Path main = classes.resolve(WarmParentMain.class.getName().replace('.', '/') + ".class");
-        Files.write(main, Files.readAllBytes(main)); // compiled again while the adopted workers run B's tasks
+        // compiled again while the adopted workers run B's tasks: written beside and moved into place,
+        // as a build that replaces its outputs does. Written in place, a worker loading the class at
+        // that moment reads a truncated file (the JVM's race with any writer, not the guard's)
+        Path fresh = main.resolveSibling(main.getFileName() + ".new");
+        Files.write(fresh, Files.readAllBytes(main));
+        Files.move(fresh, main, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         break;
       }
     }
