@@ -105,7 +105,7 @@ class SparkLineIT {
     assertThat(out).extracting(Placement::fold).isEqualTo(folds);
     assertThat(out.stream().map(Placement::pid).collect(Collectors.toSet())).doesNotContain(DRIVER_PID).hasSize(2);
     assertThat(out).extracting(Placement::joblib4jJar).as("joblib4j on the executors is the shipped bundle")
-        .allMatch(jar -> jar.startsWith("joblib4j-spark-bundle"));
+        .allMatch(jar -> jar.startsWith("joblib4j-spark-4-bundle"));
   }
 
   /** An argument over maxNbytes (1 MiB); counts its deserializations in each JVM. */

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What is inside joblib4j-spark-bundle, read from the packaged jar (hence an IT: it runs after
+ * What is inside a joblib4j spark bundle, read from the packaged jar (hence an IT: it runs after
  * {@code package}): joblib4j's classes and, relocated under io.joblib4j.shaded, the libraries Spark
  * lacks; nothing of Spark, Hadoop, Scala or what Spark ships; merged service files; and every
  * reference resolvable on Spark's own class path.

@@ -232,7 +232,7 @@ class GuideCodeBlocksTest {
    */
   static String classPath() {
     return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-        .filter(entry -> !Path.of(entry).getFileName().toString().startsWith("joblib4j-spark-bundle"))
+        .filter(entry -> !Path.of(entry).getFileName().toString().startsWith("joblib4j-spark-4-bundle"))
         .collect(Collectors.joining(File.pathSeparator));
   }
 }
