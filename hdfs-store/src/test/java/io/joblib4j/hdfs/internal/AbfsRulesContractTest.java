@@ -7,8 +7,6 @@ import io.joblib4j.spi.EntryFile;
 import io.joblib4j.spi.Store;
 import java.nio.file.Files;
 import java.util.List;
-import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,10 +17,7 @@ import org.junit.jupiter.api.Test;
 class AbfsRulesContractTest extends ObjectStoreContractTest {
   @Override
   protected Store newEmptyStore() throws Exception {
-    Configuration conf = FakeObjectStore.register(new Configuration());
-    conf.set("fakeobj.rules", "abfs");
-    return HadoopStoreOpener.open(FakeObjectStore.location(dir.resolve("bucket")), conf,
-        Map.of("localCacheDir", dir.resolve("copies").toString()));
+    return FakeObjectStore.openStore(dir, FakeObjectStore.Rules.ABFS);
   }
 
   /**

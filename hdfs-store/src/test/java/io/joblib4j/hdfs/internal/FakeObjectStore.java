@@ -219,6 +219,14 @@ public class FakeObjectStore extends RawLocalFileSystem {
     }
   }
 
+  /** A store on this file system at {@code dir}/bucket, under the named {@link Rules}, copies in {@code dir}/copies. */
+  static io.joblib4j.spi.Store openStore(java.nio.file.Path dir, Rules rules) throws IOException {
+    Configuration conf = register(new Configuration());
+    conf.set("fakeobj.rules", rules.name().toLowerCase(java.util.Locale.ROOT));
+    return HadoopStoreOpener.open(location(dir.resolve("bucket")), conf,
+        java.util.Map.of("localCacheDir", dir.resolve("copies").toString()));
+  }
+
   /** A store location on this file system for a local folder. */
   static URI location(java.nio.file.Path folder) {
     return URI.create(SCHEME + "://" + folder.toAbsolutePath().toUri().getPath());

@@ -1,8 +1,6 @@
 package io.joblib4j.hdfs.internal;
 
 import io.joblib4j.spi.Store;
-import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 
 /**
  * The Store contract on an object store with GCS's rules: an upload finalized with
@@ -12,9 +10,6 @@ import org.apache.hadoop.conf.Configuration;
 class GcsRulesContractTest extends ObjectStoreContractTest {
   @Override
   protected Store newEmptyStore() throws Exception {
-    Configuration conf = FakeObjectStore.register(new Configuration());
-    conf.set("fakeobj.rules", "gcs");
-    return HadoopStoreOpener.open(FakeObjectStore.location(dir.resolve("bucket")), conf,
-        Map.of("localCacheDir", dir.resolve("copies").toString()));
+    return FakeObjectStore.openStore(dir, FakeObjectStore.Rules.GCS);
   }
 }
