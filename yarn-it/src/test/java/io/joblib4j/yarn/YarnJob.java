@@ -72,6 +72,7 @@ public final class YarnJob {
     String appId = spark.sparkContext().applicationId();
     Properties report = new Properties();
     report.setProperty("appId", appId);
+    report.setProperty("deployMode", spark.sparkContext().deployMode());
     try (Parallel p = Parallel.builder().backend("spark").nJobs(-1).build()) {
       // 1. plain tasks, each in a YARN container of this application
       report.setProperty("parallel.nJobs", String.valueOf(p.effectiveNJobs()));
