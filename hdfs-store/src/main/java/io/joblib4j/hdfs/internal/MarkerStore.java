@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -88,6 +89,8 @@ final class MarkerStore extends HadoopStore {
   private final boolean flatListing;
   /** Whether a folder's listing comes in name order, page by page (S3): {@link #visibilityListing}. */
   private final boolean nameOrderListings;
+  /** Whether a publication writes an {@link EntrySummary} after its manifest (S3, where the ETag is an MD5). */
+  private final boolean summaries;
   /** The last access this store recorded per entry folder: what {@link #list} reports (touch writes nothing). */
   private final Map<String, Long> accessed = new ConcurrentHashMap<>();
   /** The manifests listings read, by path, with the version read ({@link #listedManifest}). */
@@ -98,6 +101,17 @@ final class MarkerStore extends HadoopStore {
     this.conditionalCreate = capability(fs, root, CONDITIONAL_OVERWRITE);
     this.flatListing = listsTreesItself(fs);
     this.nameOrderListings = "s3a".equals(scheme(fs));
+    this.summaries = nameOrderListings && etagIsMd5(fs);
+  }
+
+  /**
+   * Whether S3 gives a single PUT's MD5 as its ETag, which {@link EntrySummary} relies on: not with
+   * SSE-KMS, DSSE-KMS or SSE-C encryption (there a summary would never match: a wasted PUT per store).
+   */
+  private static boolean etagIsMd5(FileSystem fs) {
+    String algorithm = fs.getConf().getTrimmed("fs.s3a.encryption.algorithm",
+        fs.getConf().getTrimmed("fs.s3a.server-side-encryption-algorithm", ""));
+    return !algorithm.toUpperCase(java.util.Locale.ROOT).contains("KMS") && !algorithm.equalsIgnoreCase("SSE-C");
   }
 
   /** Whether the FileSystem lists a tree by itself (S3A: a flat LIST), not with FileSystem's walk. */
@@ -139,10 +153,14 @@ final class MarkerStore extends HadoopStore {
         for (EntryFile f : files) {
           sums.add(new SimpleEntry<>(f.name(), a.write(f)));
         }
-        byte[] manifest = newManifest(a.id, sums).toJson();
+        Manifest written = newManifest(a.id, sums);
+        byte[] manifest = written.toJson();
         if (!commit(target, a.id, manifest)) {
           a.discard();
           return Publication.ALREADY_PRESENT;
+        }
+        if (summaries) {
+          writeSummary(target, manifest, written);
         }
         return Publication.PUBLISHED;
       } catch (IOException | RuntimeException e) {
@@ -152,6 +170,20 @@ final class MarkerStore extends HadoopStore {
         a.close();
       }
     });
+  }
+
+  /**
+   * After the commit, the entry's {@link EntrySummary}: one more PUT, so that listings need not GET
+   * the manifest. Not part of the commit: if it fails, or this writer dies first, listings read the
+   * manifest instead.
+   */
+  private void writeSummary(Path entry, byte[] manifest, Manifest written) {
+    Map<String, Long> sizes = new LinkedHashMap<>();
+    written.files().forEach((name, sum) -> sizes.put(name, sum.bytes()));
+    String name = EntrySummary.name(manifest, sizes);
+    if (name != null) {
+      quietly(() -> writeFile(new Path(entry, name), out -> { }, false, false));
+    }
   }
 
   /** Writes the manifest; false if another writer's manifest is there (or won the race). */
@@ -488,15 +520,37 @@ final class MarkerStore extends HadoopStore {
     if (commit == null) {
       return raw;
     }
-    Manifest m = listedManifest(commit);
-    if (m == null) {
-      return new FileStatus[] {commit};
+    Map<String, Long> sizes = summarized(commit, raw);
+    if (sizes == null) {
+      Manifest m = listedManifest(commit);
+      if (m == null) {
+        return new FileStatus[] {commit};
+      }
+      sizes = new LinkedHashMap<>();
+      for (Map.Entry<String, Manifest.FileSum> f : m.files().entrySet()) {
+        sizes.put(f.getKey(), f.getValue().bytes());
+      }
     }
     List<FileStatus> out = new ArrayList<>();
     out.add(commit);
-    m.files().forEach((name, sum) -> out.add(new FileStatus(sum.bytes(), false, 1, 0, commit.getModificationTime(),
+    sizes.forEach((name, bytes) -> out.add(new FileStatus(bytes, false, 1, 0, commit.getModificationTime(),
         new Path(dir, name))));
     return out.toArray(new FileStatus[0]);
+  }
+
+  /** The names and sizes the listing's {@link EntrySummary} of this very manifest gives, or null if it has none. */
+  private static Map<String, Long> summarized(FileStatus commit, FileStatus[] raw) {
+    String etag = commit instanceof EtagSource e ? e.getEtag() : null;
+    if (etag == null) {
+      return null;
+    }
+    for (FileStatus f : raw) {
+      Map<String, Long> sizes = EntrySummary.sizesFor(f.getPath().getName(), etag);
+      if (sizes != null) {
+        return sizes;
+      }
+    }
+    return null;
   }
 
   /**
