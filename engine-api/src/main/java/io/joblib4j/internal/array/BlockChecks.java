@@ -124,7 +124,8 @@ public final class BlockChecks {
       for (int next = block == 0 ? 1 : ahead; next <= ahead && next < sums.length; next++) {
         if (!isChecked(next)) {
           long at = (long) next << shift;
-          ReadAhead.request(file, fileOffset + at, Math.min(1L << shift, s.byteSize() - at));
+          int size = (int) Math.min(1L << shift, s.byteSize() - at);
+          ReadAhead.request(file, fileOffset + at, size, s.rawSlice(at, size));
         }
       }
     }
