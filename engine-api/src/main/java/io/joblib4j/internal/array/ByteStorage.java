@@ -208,7 +208,9 @@ public final class ByteStorage {
 
   /**
    * The buffer holding byte {@code off} for element access: one lookup, then for a block not yet
-   * checked the check (which fills the slot, or throws if the block is damaged).
+   * checked the check (which fills the slot, or throws if the block is damaged). Writes to a
+   * copy-on-write mapping come here too, so a private copy's block is checked before it differs
+   * from the file. Blocks are a power of two of at least 4 KiB, so no element straddles two.
    *
    * <p>The slot is read with a plain load. A stale null only sends the reader to the check, which
    * finds the block checked or checks it again. A non-null slot was stored with release semantics
