@@ -60,10 +60,28 @@ class LazyMappedBlocksTest {
     assertThat(a.getDouble(inBlock(2))).isEqualTo(inBlock(2));
     assertThat(c.isChecked(2)).isTrue();
     assertThat(c.isChecked(1)).isFalse();
+    assertThat(c.isChecked(3)).as("a read out of order checks nothing ahead").isFalse();
     assertThat(a.slice(inBlock(0), inBlock(1)).toDoubleArray()).hasSize((int) (inBlock(1) - inBlock(0)));
     assertThat(c.isChecked(0)).isTrue();
     assertThat(c.isChecked(1)).isTrue();
     assertThat(c.isChecked(3)).isFalse();
+  }
+
+  @Test
+  void aSequentialScanStopsAtTheDamagedBlocksFirstElement() throws Exception {
+    Path file = ramp("scan.jl4j");
+    MappedLoadVerificationTest.flipInPlace(file, DATA_AT + 2L * BLOCK + 77, 0x04);
+    NDArray a = Joblib.load(file, MmapMode.READ_ONLY);
+    long[] read = {0};
+    assertThatThrownBy(() -> {
+      for (long i = 0; i < N; i++) {
+        a.getDouble(i);
+        read[0] = i + 1;
+      }
+    }).isInstanceOf(CorruptFileException.class).hasMessageContaining("block 2 of 4");
+    assertThat(read[0]).as("elements read before the damaged block").isEqualTo(2L * BLOCK / 8);
+    assertThat(checks(a).isChecked(2)).isFalse();
+    assertThatThrownBy(() -> a.getDouble(2L * BLOCK / 8)).as("and again").isInstanceOf(CorruptFileException.class);
   }
 
   @Test

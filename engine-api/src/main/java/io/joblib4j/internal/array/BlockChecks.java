@@ -12,13 +12,17 @@ import java.util.zip.CRC32C;
  * checked the first time any of its bytes is read through its {@link ByteStorage}, so that mapping
  * a file costs nothing in its size and only what is read is ever checked.
  *
- * <p>Thread safety without locks: a block's bit is set (atomically, OR-ing into its word) only
- * after the block checked out, and readers test bits with a plain load. A reader that sees a stale
- * word merely checks the block again; a word read while another thread sets a bit can only lack
- * bits, never gain one, since bits are only ever added. So a bit seen set always means "checked".
+ * <p>Each block that checked out gets a buffer of its own in a table ({@link #table()}) that its
+ * storage's element access indexes directly: a checked block is read through that buffer at the
+ * cost of an unchecked storage's access, and an empty slot is what sends a reader to the check.
+ *
+ * <p>Thread safety without locks: a slot is filled (with release semantics) only after its block
+ * checked out, and never emptied. Threads touching an unchecked block at once may each check it;
+ * each then finds the bytes good (and stores an equivalent buffer) or throws. A reader that sees a
+ * slot still empty merely checks the block again.
  */
 public final class BlockChecks {
-  private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
+  private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(ByteBuffer[].class);
 
   /** Blocks read ahead of a sequential scan. */
   private static final int READ_AHEAD = 2;
@@ -29,7 +33,8 @@ public final class BlockChecks {
   private final long fileOffset;
   private final int shift;
   private final int[] sums;
-  private final long[] checked;
+  /** Slot {@code i}: block {@code i}'s bytes once it checked out, null before. */
+  private final ByteBuffer[] table;
 
   /**
    * Checks for array data whose block {@code i} (bytes {@code [i << shift, (i + 1) << shift)} of the
@@ -52,7 +57,7 @@ public final class BlockChecks {
     this.fileOffset = fileOffset;
     this.shift = shift;
     this.sums = sums;
-    this.checked = new long[(sums.length + 63) >>> 6];
+    this.table = new ByteBuffer[sums.length];
   }
 
   /** The number of blocks. */
@@ -60,12 +65,24 @@ public final class BlockChecks {
     return sums.length;
   }
 
-  /** Checks the block holding byte {@code off} of {@code s} unless it was checked: the hot path. */
-  void ensure(ByteStorage s, long off) {
-    long block = off >>> shift;
-    if ((checked[(int) (block >>> 6)] & (1L << block)) == 0) {
-      check(s, (int) block);
+  /** Log2 of the block size. */
+  int shift() {
+    return shift;
+  }
+
+  /** The blocks' buffers for element access, shared, not copied: see {@link ByteStorage}. */
+  ByteBuffer[] table() {
+    return table;
+  }
+
+  /** The buffer of the block holding byte {@code off} of {@code s}, checked first unless it was. */
+  ByteBuffer checkedBlock(ByteStorage s, long off) {
+    int block = (int) (off >>> shift);
+    if (off < 0 || block >= table.length) {
+      throw new IndexOutOfBoundsException("byte " + off + " of " + s.byteSize());
     }
+    ByteBuffer b = (ByteBuffer) SLOTS.getAcquire(table, block);
+    return b != null ? b : check(s, block);
   }
 
   /** Checks every block that bytes {@code [off, off + len)} touch. */
@@ -74,7 +91,7 @@ public final class BlockChecks {
       return;
     }
     for (long block = off >>> shift, last = (off + len - 1) >>> shift; block <= last; block++) {
-      if ((checked[(int) (block >>> 6)] & (1L << block)) == 0) {
+      if (block >= table.length || SLOTS.getAcquire(table, (int) block) == null) {
         check(s, (int) block);
       }
     }
@@ -82,10 +99,10 @@ public final class BlockChecks {
 
   /** Whether block {@code block} has been checked (for tests). */
   public boolean isChecked(int block) {
-    return (checked[block >>> 6] & (1L << block)) != 0;
+    return SLOTS.getAcquire(table, block) != null;
   }
 
-  private void check(ByteStorage s, int block) {
+  private ByteBuffer check(ByteStorage s, int block) {
     if (block < 0 || block >= sums.length) {
       throw new IndexOutOfBoundsException("byte block " + block + " of " + sums.length);
     }
@@ -100,15 +117,18 @@ public final class BlockChecks {
           + " of the array, file offsets " + (fileOffset + from) + ".." + (fileOffset + from + len - 1)
           + "; the file was damaged after it was written: restore it from a copy or write it again (for a Memory entry, memory.verify(true) removes damaged entries)");
     }
-    WORDS.getAndBitwiseOr(checked, block >>> 6, 1L << block);
+    ByteBuffer checked = s.rawSlice(from, len); // a fresh buffer: the check moved the other's position
+    SLOTS.setRelease(table, block, checked);
     int ahead = block + READ_AHEAD;
     if (file != null && (block == 0 || isChecked(block - 1))) { // a sequential scan: keep the disk busy
       for (int next = block == 0 ? 1 : ahead; next <= ahead && next < sums.length; next++) {
         if (!isChecked(next)) {
           long at = (long) next << shift;
-          ReadAhead.request(file, fileOffset + at, Math.min(1L << shift, s.byteSize() - at));
+          int size = (int) Math.min(1L << shift, s.byteSize() - at);
+          ReadAhead.request(file, fileOffset + at, size, s.rawSlice(at, size));
         }
       }
     }
+    return checked;
   }
 }

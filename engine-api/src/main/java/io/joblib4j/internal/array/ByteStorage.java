@@ -33,6 +33,15 @@ public final class ByteStorage {
   private ByteBuffer[] segments;
   private final int shift;
   private final long mask;
+  /**
+   * What element access indexes by {@code off >>> cellShift}: the segments themselves, or for lazily
+   * checked storage the table of its blocks ({@link BlockChecks#table()}), each slot null until its
+   * block checked out. So the check costs a checked block's access nothing beyond the lookup any
+   * access does: a null slot is the only sign of an unchecked block (issue 39).
+   */
+  private ByteBuffer[] cells;
+  private final int cellShift;
+  private final long cellMask;
   private final long byteSize;
   private final Path file;
   private final long fileOffset;
@@ -50,6 +59,9 @@ public final class ByteStorage {
     this.segments = segments;
     this.shift = shift;
     this.mask = (1L << shift) - 1;
+    this.cells = checks == null ? segments : checks.table();
+    this.cellShift = checks == null ? shift : checks.shift();
+    this.cellMask = (1L << cellShift) - 1;
     this.byteSize = byteSize;
     this.file = file;
     this.fileOffset = fileOffset;
@@ -194,100 +206,76 @@ public final class ByteStorage {
     return (int) (off & mask);
   }
 
-  public byte getByte(long off) {
-    BlockChecks c = checks;
-    if (c != null) {
-      c.ensure(this, off);
+  /**
+   * The buffer holding byte {@code off} for element access: one lookup, then for a block not yet
+   * checked the check (which fills the slot, or throws if the block is damaged). Writes to a
+   * copy-on-write mapping come here too, so a private copy's block is checked before it differs
+   * from the file. Blocks are a power of two of at least 4 KiB, so no element straddles two.
+   *
+   * <p>The slot is read with a plain load. A stale null only sends the reader to the check, which
+   * finds the block checked or checks it again. A non-null slot was stored with release semantics
+   * after the block checked out and its buffer was built, and the reader's loads through it depend
+   * on the slot's value, so they see the built buffer.
+   */
+  private ByteBuffer cell(long off) {
+    ByteBuffer[] c = cells;
+    if (c == null) {
+      live(); // throws: closed
     }
-    return seg(off).get(pos(off));
+    ByteBuffer b = c[(int) (off >>> cellShift)];
+    return b != null ? b : checks.checkedBlock(this, off);
+  }
+
+  private int cellPos(long off) {
+    return (int) (off & cellMask);
+  }
+
+  public byte getByte(long off) {
+    return cell(off).get(cellPos(off));
   }
 
   public short getShort(long off) {
-    BlockChecks c = checks;
-    if (c != null) {
-      c.ensure(this, off);
-    }
-    return seg(off).getShort(pos(off));
+    return cell(off).getShort(cellPos(off));
   }
 
   public int getInt(long off) {
-    BlockChecks c = checks;
-    if (c != null) {
-      c.ensure(this, off);
-    }
-    return seg(off).getInt(pos(off));
+    return cell(off).getInt(cellPos(off));
   }
 
   public long getLong(long off) {
-    BlockChecks c = checks;
-    if (c != null) {
-      c.ensure(this, off);
-    }
-    return seg(off).getLong(pos(off));
+    return cell(off).getLong(cellPos(off));
   }
 
   public float getFloat(long off) {
-    BlockChecks c = checks;
-    if (c != null) {
-      c.ensure(this, off);
-    }
-    return seg(off).getFloat(pos(off));
+    return cell(off).getFloat(cellPos(off));
   }
 
   public double getDouble(long off) {
-    BlockChecks c = checks;
-    if (c != null) {
-      c.ensure(this, off);
-    }
-    return seg(off).getDouble(pos(off));
+    return cell(off).getDouble(cellPos(off));
   }
 
   public void putByte(long off, byte v) {
-    BlockChecks c = checks;
-    if (c != null) {
-      c.ensure(this, off); // a private copy's block is checked before it differs from the file
-    }
-    seg(off).put(pos(off), v);
+    cell(off).put(cellPos(off), v);
   }
 
   public void putShort(long off, short v) {
-    BlockChecks c = checks;
-    if (c != null) {
-      c.ensure(this, off); // a private copy's block is checked before it differs from the file
-    }
-    seg(off).putShort(pos(off), v);
+    cell(off).putShort(cellPos(off), v);
   }
 
   public void putInt(long off, int v) {
-    BlockChecks c = checks;
-    if (c != null) {
-      c.ensure(this, off); // a private copy's block is checked before it differs from the file
-    }
-    seg(off).putInt(pos(off), v);
+    cell(off).putInt(cellPos(off), v);
   }
 
   public void putLong(long off, long v) {
-    BlockChecks c = checks;
-    if (c != null) {
-      c.ensure(this, off); // a private copy's block is checked before it differs from the file
-    }
-    seg(off).putLong(pos(off), v);
+    cell(off).putLong(cellPos(off), v);
   }
 
   public void putFloat(long off, float v) {
-    BlockChecks c = checks;
-    if (c != null) {
-      c.ensure(this, off); // a private copy's block is checked before it differs from the file
-    }
-    seg(off).putFloat(pos(off), v);
+    cell(off).putFloat(cellPos(off), v);
   }
 
   public void putDouble(long off, double v) {
-    BlockChecks c = checks;
-    if (c != null) {
-      c.ensure(this, off); // a private copy's block is checked before it differs from the file
-    }
-    seg(off).putDouble(pos(off), v);
+    cell(off).putDouble(cellPos(off), v);
   }
 
   /**
@@ -351,6 +339,7 @@ public final class ByteStorage {
       throw e;
     } finally {
       segments = null;
+      cells = null;
     }
   }
 

@@ -2,6 +2,7 @@ package io.joblib4j.internal.array;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -17,9 +18,9 @@ import java.util.concurrent.TimeUnit;
  * fast as the disk delivers it, and the scan then computes with the disk idle. Reading ahead here
  * puts the disk back to work beside the scan.
  *
- * <p>It reads through a channel of its own, never through the mapping: a mapping may be unmapped
- * at any moment (by whoever owns it), and a read of an unmapped region would crash the JVM. What it
- * reads only warms the cache; the check itself still reads the bytes through the mapping. A file
+ * <p>It reads through a channel of its own, never through the mapping: a read of a region whose
+ * file was cut short would crash the JVM. It only asks the mapping which of its pages are in
+ * memory (and holds it meanwhile, so it cannot be unmapped). What it reads only warms the cache; the check itself still reads the bytes through the mapping. A file
  * replaced meanwhile costs a wasted read, nothing else. At most a few reads wait: the rest are
  * dropped, as read-ahead is only a hint.
  */
@@ -39,9 +40,17 @@ final class ReadAhead {
 
   private ReadAhead() {}
 
-  /** Asks for bytes {@code [offset, offset + length)} of {@code file} to be read into the page cache soon. */
-  static void request(Path file, long offset, long length) {
-    READER.execute(() -> read(file, offset, length));
+  /**
+   * Asks for bytes {@code [offset, offset + length)} of {@code file}, mapped as {@code mapped}, to
+   * be read into the page cache soon, unless they are there already: reading cached bytes would
+   * only copy them, CPU time that a warm scan on a busy machine pays for in wall time.
+   */
+  static void request(Path file, long offset, long length, ByteBuffer mapped) {
+    READER.execute(() -> {
+      if (!(mapped instanceof MappedByteBuffer m) || !m.isLoaded()) { // isLoaded: mincore, no copy
+        read(file, offset, length);
+      }
+    });
   }
 
   private static void read(Path file, long offset, long length) {
