@@ -91,7 +91,8 @@ final class OutputCache {
     return HELD.containsKey(new Key(store.root(), path));
   }
 
-  private static boolean settled(FileStamp stamp) {
+  /** Whether {@code stamp}'s change time is old enough for its bytes to be held. */
+  static boolean settled(FileStamp stamp) {
     return stamp.changed().toInstant().isBefore(Instant.now().minus(settle));
   }
 
