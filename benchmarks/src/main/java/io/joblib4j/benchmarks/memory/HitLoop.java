@@ -22,10 +22,11 @@ public final class HitLoop {
   /** Warm-up operations before the counted ones: enough for the JIT to compile the loop. */
   static final int WARM_UP = 20_000;
   /**
-   * The least warm-up time: longer than Memory waits before it holds a new entry's bytes (a hit on
-   * an entry published a moment ago reads its file; the steady state is what is counted).
+   * How long the loop waits after storing the entry, doing nothing: longer than Memory waits before
+   * it holds a new entry's bytes (a hit on an entry published a moment ago reads its file). Idle, so
+   * that a run with N operations and one with none make the same system calls before the N.
    */
-  static final long WARM_UP_NANOS = 3_000_000_000L;
+  static final long SETTLE_MILLIS = 3_000;
 
   private HitLoop() {}
 
@@ -40,8 +41,8 @@ public final class HitLoop {
       small.apply(1);
       Path output = outputFile(dir);
       double sum = 0;
-      long warmStart = System.nanoTime();
-      for (int i = 0; i < WARM_UP || System.nanoTime() - warmStart < WARM_UP_NANOS; i++) {
+      sleep(SETTLE_MILLIS);
+      for (int i = 0; i < WARM_UP; i++) {
         sum += hit ? small.apply(1)[3] : Files.readAllBytes(output).length;
       }
       long start = System.nanoTime();
@@ -53,6 +54,14 @@ public final class HitLoop {
           n == 0 ? 0.0 : took / 1e3 / n, sum);
     } finally {
       deleteTree(dir);
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
