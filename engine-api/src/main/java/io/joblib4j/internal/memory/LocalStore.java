@@ -48,6 +48,9 @@ import java.util.Set;
  * swapped for a link after it was used is refused at the next call (an {@link IOException} saying
  * so), and nothing is created, read or deleted outside the root. A link found while listing is
  * skipped, and a link deleted is unlinked itself. The root folder and its ancestors are trusted.
+ * One exception reads metadata only: {@link #stamp}, a single {@code stat} of a whole path, with
+ * which a hit checks that an output whose bytes it read before through the handles is still there
+ * unchanged ({@link OutputCache}); no bytes are read through it.
  */
 public final class LocalStore implements Store {
   static final String TEMP_PREFIX = LocalTree.TEMP_PREFIX;
