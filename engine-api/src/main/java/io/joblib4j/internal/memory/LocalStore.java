@@ -48,6 +48,9 @@ import java.util.Set;
  * swapped for a link after it was used is refused at the next call (an {@link IOException} saying
  * so), and nothing is created, read or deleted outside the root. A link found while listing is
  * skipped, and a link deleted is unlinked itself. The root folder and its ancestors are trusted.
+ * One exception reads metadata only: {@link #stamp}, a single {@code stat} of a whole path, with
+ * which a hit checks that an output whose bytes it read before through the handles is still there
+ * unchanged ({@link OutputCache}); no bytes are read through it.
  */
 public final class LocalStore implements Store {
   static final String TEMP_PREFIX = LocalTree.TEMP_PREFIX;
@@ -56,6 +59,8 @@ public final class LocalStore implements Store {
   private static final Set<StandardOpenOption> NEW_FILE = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
   private final Path root;
   private final LocalTree tree;
+  /** Whether the file system tells a file's inode and change time ({@link #stamp}). */
+  private final boolean stamps;
 
   /**
    * Opens (creating if needed) the store at the folder {@code root}.
@@ -71,6 +76,7 @@ public final class LocalStore implements Store {
     Path absolute = root.toAbsolutePath().normalize();
     this.root = createRoot(absolute);
     this.tree = new LocalTree(this.root, byPath, hook);
+    this.stamps = !byPath && this.root.getFileSystem().supportedFileAttributeViews().contains("unix");
   }
 
   private static Path createRoot(Path absolute) throws IOException {
@@ -127,6 +133,29 @@ public final class LocalStore implements Store {
           return Optional.empty();
         }
       }
+    }
+  }
+
+  /** Whether {@link #stamp} works here (it needs the file system's {@code unix} attribute view). */
+  boolean stamps() {
+    return stamps;
+  }
+
+  /**
+   * The stamp of the regular file {@code path}, from one {@code stat} of its whole path; null if no
+   * regular file is there. Unlike every other operation here, the kernel resolves the path, so a
+   * link swapped in for a folder on the way is followed: a stamp only tells whether a file read
+   * before (through handles that never follow links) is still in its place unchanged, and nothing
+   * is ever read through it. A cache hit's single system call ({@link OutputCache}).
+   *
+   * @throws IOException if the stat fails otherwise (a folder on the way is a file, a permission)
+   */
+  FileStamp stamp(String path) throws IOException {
+    StorePaths.check(path);
+    try {
+      return FileStamp.of(Files.readAttributes(root.resolve(path), FileStamp.ATTRIBUTES, Dir.NOFOLLOW));
+    } catch (NoSuchFileException e) {
+      return null;
     }
   }
 

@@ -16,6 +16,9 @@ final class SmallFirst {
   private SmallFirst() {}
 
   static InputStream of(InputStream in) throws IOException {
+    if (in instanceof ByteArrayInputStream) {
+      return in; // in memory already (OutputCache): no copy
+    }
     byte[] head = in.readNBytes(SMALL);
     if (head.length < SMALL) {
       return new ByteArrayInputStream(head);

@@ -33,7 +33,9 @@ final class StoredOutput {
       // the load checks the mapped data against its CRC32Cs lazily, block by block as it is read
       return Optional.of(Persistence.load(file.get(), options));
     }
-    Optional<InputStream> in = store.open(output);
+    // on the local store, an output read before costs one stat (OutputCache)
+    Optional<InputStream> in = store instanceof LocalStore local && local.stamps() ? OutputCache.open(local, output)
+        : store.open(output);
     if (in.isEmpty()) {
       return Optional.empty();
     }

@@ -1,6 +1,5 @@
 package io.joblib4j.spi.support;
 
-import java.util.regex.Pattern;
 import org.apiguardian.api.API;
 
 /**
@@ -10,8 +9,6 @@ import org.apiguardian.api.API;
  */
 @API(status = API.Status.MAINTAINED, since = "0.1")
 public final class StorePaths {
-  private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9._-]{1,255}");
-
   private StorePaths() {}
 
   /**
@@ -27,10 +24,37 @@ public final class StorePaths {
     if (path.isEmpty()) {
       return path;
     }
-    for (String segment : path.split("/", -1)) {
-      checkSegment(segment, path);
+    // by hand, not split and a regex per segment: every cache hit checks its paths
+    int start = 0;
+    for (int i = 0; i <= path.length(); i++) {
+      if (i == path.length() || path.charAt(i) == '/') {
+        if (!validSegment(path, start, i)) {
+          throw invalid(path);
+        }
+        start = i + 1;
+      } else if (!allowed(path.charAt(i))) {
+        throw invalid(path);
+      }
     }
     return path;
+  }
+
+  /** Whether {@code path[start, end)} is 1-255 allowed characters, and not {@code .} or {@code ..}. */
+  private static boolean validSegment(String path, int start, int end) {
+    int n = end - start;
+    if (n < 1 || n > 255) {
+      return false;
+    }
+    return !(path.charAt(start) == '.' && (n == 1 || n == 2 && path.charAt(start + 1) == '.'));
+  }
+
+  private static boolean allowed(char c) {
+    return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-';
+  }
+
+  private static IllegalArgumentException invalid(String path) {
+    return new IllegalArgumentException("invalid store path \"" + path + "\": segments must be 1-255 of"
+        + " [A-Za-z0-9._-], not \".\" or \"..\", separated by single \"/\", with no leading \"/\"");
   }
 
   /**
@@ -44,10 +68,10 @@ public final class StorePaths {
   }
 
   private static String checkSegment(String segment, String path) {
-    if (segment == null || !SEGMENT.matcher(segment).matches() || segment.equals(".") || segment.equals("..")) {
-      throw new IllegalArgumentException("invalid store path \"" + path + "\": segments must be 1-255 of"
-          + " [A-Za-z0-9._-], not \".\" or \"..\", separated by single \"/\", with no leading \"/\"");
+    if (segment == null || segment.isEmpty() || segment.indexOf('/') >= 0) {
+      throw invalid(String.valueOf(path));
     }
+    check(segment);
     return segment;
   }
 
