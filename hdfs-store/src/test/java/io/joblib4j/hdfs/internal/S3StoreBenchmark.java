@@ -2,12 +2,19 @@ package io.joblib4j.hdfs.internal;
 
 import io.joblib4j.MemoizedFn1;
 import io.joblib4j.Memory;
+import io.joblib4j.MmapMode;
+import io.joblib4j.array.DType;
+import io.joblib4j.array.NDArray;
 import io.joblib4j.hdfs.s3.S3Server;
 import io.joblib4j.spi.Store;
 import java.io.InputStream;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -19,7 +26,10 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSource;
  * Memory on S3 (S3Proxy on loopback, through S3A) beside a hand-written S3A baseline doing the same
  * work, in the same run, rounds alternating: requests per operation (S3A's IOStatistics) and the
  * median time. A small hit vs open + read of one small object; a large hit (8 MiB) vs open + read of
- * as many bytes; a miss and its store vs a look for the object and one PUT of as many bytes.
+ * as many bytes; a miss and its store vs a look for the object and one PUT of as many bytes; a mapped
+ * hit (8 MiB NDArray, READ_ONLY, through the local copy cache), the first of an entry in a store (a
+ * new JVM's: a store of its own with an empty copy cache) vs open + read into a local file + map, and
+ * the same entry again vs a status check of the remote object + map of the local copy.
  * White-box (it counts the store's own FileSystem instance), hence in this package.
  *
  * <p>{@code mvn -B -q -pl hdfs-store -am -Phdfs-bench verify -DskipTests
@@ -39,13 +49,19 @@ public final class S3StoreBenchmark {
     return a;
   }
 
+  static NDArray array(int x) {
+    NDArray a = NDArray.zeros(DType.FLOAT64, 1024, 1024);
+    a.setDouble(x, 0, 0);
+    return a;
+  }
+
   public static void main(String[] args) throws Exception {
     int rounds = Integer.getInteger("bench.rounds", 3);
     int ops = Math.min(Integer.getInteger("bench.entries", 200), 200);
     Path dir = Files.createTempDirectory("s3-bench-");
     try (S3Server s3 = S3Server.start()) {
-      System.out.printf("# S3 store benchmark: %d cores, java %s, S3Proxy 4.0.0 (filesystem-nio2) on loopback, hadoop-aws 3.5.0%n",
-          Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+      System.out.printf("# S3 store benchmark: %d cores, java %s, S3Proxy 4.0.0 (filesystem-nio2) on loopback, hadoop-aws 3.5.0, load %s%n",
+          Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), load());
       for (boolean conditional : new boolean[] {true, false}) {
         Configuration conf = s3.conf(conditional);
         conf.set("fs.s3a.input.stream.type", "classic"); // the baseline reads as the store does
@@ -55,14 +71,18 @@ public final class S3StoreBenchmark {
           Memory memory = Memory.builder(store).verbose(0).build();
           MemoizedFn1<Integer, long[]> smallFn = memory.cache(S3StoreBenchmark::small);
           MemoizedFn1<Integer, long[]> largeFn = memory.cache(S3StoreBenchmark::large);
+          MemoizedFn1<Integer, NDArray> mappedFn = Memory.builder(store).verbose(0).mmapMode(MmapMode.READ_ONLY).build()
+              .cache(S3StoreBenchmark::array);
           smallFn.apply(-1);
           largeFn.apply(-1);
+          mappedFn.apply(1);
           org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(location + "-plain");
           byte[] smallBytes = new byte[120];
           byte[] largeBytes = new byte[8 << 20];
           put(plain, new org.apache.hadoop.fs.Path(base, "small"), smallBytes);
           put(plain, new org.apache.hadoop.fs.Path(base, "large"), largeBytes);
-          Stat[] s = new Stat[6];
+          Path localCopy = dir.resolve("plain-copy" + conditional);
+          Stat[] s = new Stat[11];
           for (int i = 0; i < s.length; i++) {
             s[i] = new Stat();
           }
@@ -84,16 +104,57 @@ public final class S3StoreBenchmark {
               s[4].time(store, () -> largeFn.apply(-1)); // large hit
               s[5].time(plain, () -> read(plain, new org.apache.hadoop.fs.Path(base, "large")));
             }
+            for (int i = 0; i < ops / 10; i++) {
+              // a store of its own with an empty copy cache: the entry's first mapped hit, as in a new JVM
+              Path copies = dir.resolve("m" + conditional + "-" + r + "-" + i);
+              try (Store fresh = HadoopStoreOpener.open(location, conf, Map.of("localCacheDir", copies.toString()))) {
+                MemoizedFn1<Integer, NDArray> freshFn = Memory.builder(fresh).verbose(0).mmapMode(MmapMode.READ_ONLY).build()
+                    .cache(S3StoreBenchmark::array);
+                s[6].time(fresh, () -> freshFn.apply(1));
+                s[8].time(fresh, () -> freshFn.apply(1));
+                // the same in a store of its own for a small entry: what a function's first call in a JVM costs besides its entry
+                MemoizedFn1<Integer, long[]> freshSmall = Memory.builder(fresh).verbose(0).build().cache(S3StoreBenchmark::small);
+                s[10].time(fresh, () -> freshSmall.apply(-1));
+              }
+              Files.deleteIfExists(localCopy);
+              s[7].time(plain, () -> {
+                try (InputStream in = plain.open(new org.apache.hadoop.fs.Path(base, "large"))) {
+                  Files.copy(in, localCopy, StandardCopyOption.REPLACE_EXISTING);
+                }
+                map(localCopy);
+              });
+              s[9].time(plain, () -> {
+                plain.getFileStatus(new org.apache.hadoop.fs.Path(base, "large")); // is the remote object still the one copied?
+                map(localCopy);
+              });
+            }
           }
           System.out.printf("conditional writes %s%n", conditional ? "on" : "off");
           String[] names = {"miss + store", "baseline: exists + PUT", "small hit", "baseline: open + read", "large hit (8 MiB)",
-              "baseline: open + read 8 MiB"};
+              "baseline: open + read 8 MiB", "mapped hit, first in a store", "baseline: open + copy to file + map",
+              "mapped hit, again", "baseline: getFileStatus + map",
+              "small hit, first in a store"};
           for (int i = 0; i < s.length; i++) {
-            System.out.printf("  %-28s median %7.2f ms  requests/op %5.2f  (%s)%n", names[i], s[i].median() / 1e6,
+            System.out.printf("  %-36s median %7.2f ms  requests/op %5.2f  (%s)%n", names[i], s[i].median() / 1e6,
                 s[i].requests / (double) s[i].n, s[i].kinds);
           }
+          System.out.printf("  load %s%n", load());
         }
       }
+    }
+  }
+
+  private static void map(Path file) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size()).get(0);
+    }
+  }
+
+  private static String load() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).trim();
+    } catch (IOException e) {
+      return "unknown";
     }
   }
 
