@@ -2,13 +2,12 @@ package io.joblib4j.scala
 
 import java.io.{ByteArrayOutputStream, File, PrintStream, PrintWriter, StringWriter}
 import _root_.scala.tools.nsc.Settings
-import _root_.scala.tools.nsc.interpreter.{IMain, Results}
-import _root_.scala.tools.nsc.interpreter.shell.ReplReporterImpl
+import _root_.scala.tools.nsc.interpreter.{Results => ReplResults}
 
 /**
- * A notebook's interpreter: the Scala 2.13 REPL, class-based and writing its classes to `outDir`,
- * exactly as spark-shell's `org.apache.spark.repl.Main` starts it (`-Yrepl-class-based
- * -Yrepl-outdir`) — the interpreter behind Zeppelin's Spark interpreter and Databricks' Scala
+ * A notebook's interpreter: the Scala REPL of the build's Scala version (2.13 or 2.12, made by
+ * [[ReplLine]]), class-based and writing its classes to `outDir`, exactly as spark-shell's
+ * `org.apache.spark.repl.Main` starts it (`-Yrepl-class-based -Yrepl-outdir`) — the interpreter behind Zeppelin's Spark interpreter and Databricks' Scala
  * notebooks is the same. Each cell is compiled as one REPL line (`$lineN`), as a notebook
  * paragraph is. A failed cell throws [[Notebook.CellFailed]] with what the user would have seen.
  */
@@ -19,7 +18,7 @@ final class Notebook(outDir: File) extends AutoCloseable {
     s.processArguments(List("-Yrepl-class-based", "-Yrepl-outdir", outDir.getAbsolutePath, "-usejavacp"), true)
     s
   }
-  private val intp = new IMain(settings, new ReplReporterImpl(settings, new PrintWriter(written, true)))
+  private val intp = ReplLine.interpreter(settings, new PrintWriter(written, true))
 
   /** Runs one cell and returns what it printed (its values, `println`s, joblib4j's lines). */
   def run(cell: String): String = {
@@ -34,7 +33,7 @@ final class Notebook(outDir: File) extends AutoCloseable {
     stream.flush()
     val output = written.toString + printed.toString("UTF-8")
     written.getBuffer.setLength(0)
-    if (result != Results.Success) throw new Notebook.CellFailed(cell, output)
+    if (result != ReplResults.Success) throw new Notebook.CellFailed(cell, output)
     output
   }
 

@@ -32,7 +32,7 @@ object NotebookSpark {
         .config("spark.executor.cores", "1")
         .config("spark.scheduler.minRegisteredResourcesRatio", "1.0")
         .config("spark.executor.extraClassPath", required("joblib4j.it.executorClasspath"))
-        .config("spark.executorEnv.SPARK_SCALA_VERSION", "2.13")
+        .config("spark.executorEnv.SPARK_SCALA_VERSION", ReplLine.scalaBinaryVersion)
         .config("spark.jars", required("joblib4j.it.jars").split(File.pathSeparator).mkString(","))
         .getOrCreate()
     }
