@@ -5,7 +5,6 @@ import io.joblib4j.Memory;
 import io.joblib4j.hdfs.HadoopStores;
 import io.joblib4j.hdfs.MiniDfs;
 import io.joblib4j.spi.Store;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -16,7 +15,6 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
@@ -46,14 +44,11 @@ public final class HdfsListingBenchmark {
         System.getProperty("java.io.tmpdir"))), "hdfs-listbench-");
     int entries = Integer.getInteger("bench.entries", 10_000);
     int rounds = Integer.getInteger("bench.rounds", 5);
-    Configuration conf = new Configuration();
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, dir.resolve("dfs").toString());
-    MiniDFSCluster dfs = new MiniDFSCluster.Builder(conf, new File(dir.resolve("dfs").toString())).numDataNodes(1).build();
+    MiniDFSCluster dfs = BenchSupport.startDfs(dir);
     try {
-      dfs.waitActive();
       FileSystem fs = dfs.getFileSystem();
       System.out.printf("# HDFS listing benchmark: %d entries, %d cores, java %s, load %s%n", entries,
-          Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), load());
+          Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), BenchSupport.load());
       try (Store store = HadoopStores.open(MiniDfs.uri(dfs, "/cache"), MiniDfs.clientConf(dfs),
           Map.of("localCacheDir", dir.resolve("copies").toString()))) {
         Memory memory = Memory.builder(store).verbose(0).build();
@@ -84,7 +79,7 @@ public final class HdfsListingBenchmark {
         }
         System.out.printf("# median: memory.entries() %.0f ms (%d bytes), listFiles(recursive) %.0f ms (%d bytes),"
             + " ratio %.2f; load %s%n", median(ours) / 1e6, oursBytes, median(plain) / 1e6, plainBytes,
-            (double) median(ours) / median(plain), load());
+            (double) median(ours) / median(plain), BenchSupport.load());
       }
     } finally {
       dfs.shutdown();
@@ -153,14 +148,6 @@ public final class HdfsListingBenchmark {
   private static void write(FileSystem fs, Path p, byte[] bytes) throws IOException {
     try (FSDataOutputStream out = fs.create(p, false)) {
       out.write(bytes);
-    }
-  }
-
-  private static String load() {
-    try {
-      return Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
-    } catch (IOException e) {
-      return "unknown";
     }
   }
 

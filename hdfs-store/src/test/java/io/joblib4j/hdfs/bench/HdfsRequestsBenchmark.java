@@ -3,12 +3,10 @@ package io.joblib4j.hdfs.bench;
 import io.joblib4j.MemoizedFn1;
 import io.joblib4j.Memory;
 import io.joblib4j.MmapMode;
-import io.joblib4j.array.DType;
 import io.joblib4j.array.NDArray;
 import io.joblib4j.hdfs.HadoopStores;
 import io.joblib4j.hdfs.MiniDfs;
 import io.joblib4j.spi.Store;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -17,11 +15,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.RemoteIterator;
@@ -43,43 +39,24 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 public final class HdfsRequestsBenchmark {
   private HdfsRequestsBenchmark() {}
 
-  static long[] small(int x) {
-    return new long[] {x, (long) x * x};
-  }
-
-  static long[] large(int x) {
-    long[] a = new long[1 << 20];
-    Arrays.fill(a, x);
-    return a;
-  }
-
-  static NDArray array(int x) {
-    NDArray a = NDArray.zeros(DType.FLOAT64, 1024, 1024);
-    a.setDouble(x, 0, 0);
-    return a;
-  }
-
   public static void main(String[] args) throws Exception {
     Path dir = Files.createTempDirectory(Path.of(System.getProperty("bench.dir", System.getProperty("java.io.tmpdir"))),
         "hdfs-requests-");
     int ops = Integer.getInteger("bench.ops", 100);
     int listEntries = Integer.getInteger("bench.listEntries", 1000);
-    Configuration conf = new Configuration();
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, dir.resolve("dfs").toString());
-    MiniDFSCluster dfs = new MiniDFSCluster.Builder(conf, new File(dir.resolve("dfs").toString())).numDataNodes(1).build();
+    MiniDFSCluster dfs = BenchSupport.startDfs(dir);
     try {
-      dfs.waitActive();
       FileSystem fs = dfs.getFileSystem();
       NameNodeRpcs rpcs = new NameNodeRpcs(dfs);
       System.out.printf("# HDFS requests benchmark: %d cores, java %s, load %s%n", Runtime.getRuntime().availableProcessors(),
-          System.getProperty("java.version"), load());
+          System.getProperty("java.version"), BenchSupport.load());
       try (Store store = HadoopStores.open(MiniDfs.uri(dfs, "/cache"), MiniDfs.clientConf(dfs),
           Map.of("localCacheDir", dir.resolve("copies").toString()))) {
         Memory memory = Memory.builder(store).verbose(0).build();
         Memory mapping = Memory.builder(store).verbose(0).mmapMode(MmapMode.READ_ONLY).build();
-        MemoizedFn1<Integer, long[]> smallFn = memory.cache(HdfsRequestsBenchmark::small);
-        MemoizedFn1<Integer, long[]> largeFn = memory.cache(HdfsRequestsBenchmark::large);
-        MemoizedFn1<Integer, NDArray> mappedFn = mapping.cache(HdfsRequestsBenchmark::array);
+        MemoizedFn1<Integer, long[]> smallFn = memory.cache(BenchSupport::small);
+        MemoizedFn1<Integer, long[]> largeFn = memory.cache(BenchSupport::large);
+        MemoizedFn1<Integer, NDArray> mappedFn = mapping.cache(BenchSupport::array);
         smallFn.apply(-1);
         largeFn.apply(1);
         mappedFn.apply(1);
@@ -129,11 +106,11 @@ public final class HdfsRequestsBenchmark {
       try (Store store = HadoopStores.open(MiniDfs.uri(dfs, "/listing"), MiniDfs.clientConf(dfs),
           Map.of("localCacheDir", dir.resolve("copies2").toString()))) {
         Memory memory = Memory.builder(store).verbose(0).build();
-        MemoizedFn1<Integer, long[]> fn = memory.cache(HdfsRequestsBenchmark::small);
+        MemoizedFn1<Integer, long[]> fn = memory.cache(BenchSupport::small);
         for (int i = 0; i < listEntries; i++) {
           fn.apply(i);
         }
-        System.out.printf("# %d entries written, load %s%n", listEntries, load());
+        System.out.printf("# %d entries written, load %s%n", listEntries, BenchSupport.load());
         Stat[] l = {new Stat(rpcs), new Stat(rpcs)};
         for (int r = 0; r < 3; r++) {
           l[0].time(() -> check(memory.entries().size(), listEntries));
@@ -147,7 +124,7 @@ public final class HdfsRequestsBenchmark {
         l[0].print("entries() of " + listEntries, 3);
         l[1].print("baseline: listFiles(root, recursive)", 3);
       }
-      System.out.printf("# load at the end: %s%n", load());
+      System.out.printf("# load at the end: %s%n", BenchSupport.load());
     } finally {
       dfs.shutdown();
       deleteTree(dir);
@@ -201,15 +178,7 @@ public final class HdfsRequestsBenchmark {
       StringBuilder by = new StringBuilder();
       calls.forEach((k, v) -> by.append(by.length() == 0 ? "" : ", ").append(String.format("%.2f %s", (double) v / n, k)));
       System.out.printf("%-60s median %8.2f ms | %.2f RPCs/op: %s | load %s%n", what, t[t.length / 2] / 1e6,
-          (double) total / n, by, load());
-    }
-  }
-
-  private static String load() {
-    try {
-      return Files.readString(Path.of("/proc/loadavg")).trim();
-    } catch (IOException e) {
-      return "unknown";
+          (double) total / n, by, BenchSupport.load());
     }
   }
 

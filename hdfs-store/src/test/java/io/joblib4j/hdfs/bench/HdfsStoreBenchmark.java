@@ -10,7 +10,6 @@ import io.joblib4j.hdfs.HadoopStores;
 import io.joblib4j.hdfs.MiniDfs;
 import io.joblib4j.spi.EntryFile;
 import io.joblib4j.spi.Store;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -20,7 +19,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 
@@ -46,20 +44,17 @@ public final class HdfsStoreBenchmark {
         "hdfs-bench-");
     long bytes = (long) (Double.parseDouble(System.getProperty("bench.gib", "1")) * (1L << 30));
     int rounds = Integer.getInteger("bench.rounds", 3);
-    Configuration conf = new Configuration();
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, dir.resolve("dfs").toString());
-    MiniDFSCluster dfs = new MiniDFSCluster.Builder(conf, new File(dir.resolve("dfs").toString())).numDataNodes(1).build();
+    MiniDFSCluster dfs = BenchSupport.startDfs(dir);
     try {
-      dfs.waitActive();
       FileSystem fs = dfs.getFileSystem();
       System.out.printf("# HDFS store benchmark: %d cores, java %s, load %s%n", Runtime.getRuntime().availableProcessors(),
-          System.getProperty("java.version"), load());
+          System.getProperty("java.version"), BenchSupport.load());
       try (Store store = HadoopStores.open(MiniDfs.uri(dfs, "/bench"), MiniDfs.clientConf(dfs),
           Map.of("localCacheDir", dir.resolve("copies").toString(), "localCacheSize", "8G"))) {
         smallHits(store, fs);
         largeArray(store, fs, dir, bytes, rounds);
       }
-      System.out.printf("# load at the end: %s%n", load());
+      System.out.printf("# load at the end: %s%n", BenchSupport.load());
     } finally {
       dfs.shutdown();
       deleteTree(dir);
@@ -162,7 +157,7 @@ public final class HdfsStoreBenchmark {
       System.out.printf("  round %d: publish %.0f ms, copyFromLocalFile %.0f ms, load(open) %.0f ms, open+read %.0f ms,"
           + " localFile+map %.0f ms, copyToLocalFile %.0f ms (load %s)%n", round, ms(times.get(0)[round]),
           ms(times.get(1)[round]), ms(times.get(2)[round]), ms(times.get(3)[round]), ms(times.get(4)[round]),
-          ms(times.get(5)[round]), load());
+          ms(times.get(5)[round]), BenchSupport.load());
     }
     String[] what = {"write: store.publish(Joblib.dump(NDArray))", "read: Joblib.load(store.open(...))",
         "read as a mapped local copy: store.localFile + Joblib.load(READ_ONLY)"};
@@ -193,14 +188,6 @@ public final class HdfsStoreBenchmark {
       }
       into[round] = System.nanoTime() - t0;
     };
-  }
-
-  private static String load() {
-    try {
-      return Files.readString(Path.of("/proc/loadavg")).trim();
-    } catch (IOException e) {
-      return "unknown";
-    }
   }
 
   private static double ms(long nanos) {

@@ -1,9 +1,9 @@
 package io.joblib4j.hdfs.internal;
 
+import io.joblib4j.hdfs.bench.BenchSupport;
 import io.joblib4j.MemoizedFn1;
 import io.joblib4j.Memory;
 import io.joblib4j.MmapMode;
-import io.joblib4j.array.DType;
 import io.joblib4j.array.NDArray;
 import io.joblib4j.hdfs.s3.S3Server;
 import io.joblib4j.spi.Store;
@@ -39,29 +39,13 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 public final class S3StoreBenchmark {
   private S3StoreBenchmark() {}
 
-  static long[] small(int x) {
-    return new long[] {x, (long) x * x};
-  }
-
-  static long[] large(int x) {
-    long[] a = new long[1 << 20];
-    Arrays.fill(a, x);
-    return a;
-  }
-
-  static NDArray array(int x) {
-    NDArray a = NDArray.zeros(DType.FLOAT64, 1024, 1024);
-    a.setDouble(x, 0, 0);
-    return a;
-  }
-
   public static void main(String[] args) throws Exception {
     int rounds = Integer.getInteger("bench.rounds", 3);
     int ops = Math.min(Integer.getInteger("bench.entries", 200), 200);
     Path dir = Files.createTempDirectory("s3-bench-");
     try (S3Server s3 = S3Server.start()) {
       System.out.printf("# S3 store benchmark: %d cores, java %s, S3Proxy 4.0.0 (filesystem-nio2) on loopback, hadoop-aws 3.5.0, load %s%n",
-          Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), load());
+          Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), BenchSupport.load());
       for (boolean conditional : new boolean[] {true, false}) {
         Configuration conf = s3.conf(conditional);
         conf.set("fs.s3a.input.stream.type", "classic"); // the baseline reads as the store does
@@ -69,10 +53,10 @@ public final class S3StoreBenchmark {
         try (Store store = HadoopStoreOpener.open(location, conf, Map.of("localCacheDir", dir.resolve("c" + conditional).toString()));
             FileSystem plain = FileSystem.newInstance(URI.create(location + "-plain"), conf)) {
           Memory memory = Memory.builder(store).verbose(0).build();
-          MemoizedFn1<Integer, long[]> smallFn = memory.cache(S3StoreBenchmark::small);
-          MemoizedFn1<Integer, long[]> largeFn = memory.cache(S3StoreBenchmark::large);
+          MemoizedFn1<Integer, long[]> smallFn = memory.cache(BenchSupport::small);
+          MemoizedFn1<Integer, long[]> largeFn = memory.cache(BenchSupport::large);
           MemoizedFn1<Integer, NDArray> mappedFn = Memory.builder(store).verbose(0).mmapMode(MmapMode.READ_ONLY).build()
-              .cache(S3StoreBenchmark::array);
+              .cache(BenchSupport::array);
           smallFn.apply(-1);
           largeFn.apply(-1);
           mappedFn.apply(1);
@@ -109,11 +93,11 @@ public final class S3StoreBenchmark {
               Path copies = dir.resolve("m" + conditional + "-" + r + "-" + i);
               try (Store fresh = HadoopStoreOpener.open(location, conf, Map.of("localCacheDir", copies.toString()))) {
                 MemoizedFn1<Integer, NDArray> freshFn = Memory.builder(fresh).verbose(0).mmapMode(MmapMode.READ_ONLY).build()
-                    .cache(S3StoreBenchmark::array);
+                    .cache(BenchSupport::array);
                 s[6].time(fresh, () -> freshFn.apply(1));
                 s[8].time(fresh, () -> freshFn.apply(1));
                 // the same in a store of its own for a small entry: what a function's first call in a JVM costs besides its entry
-                MemoizedFn1<Integer, long[]> freshSmall = Memory.builder(fresh).verbose(0).build().cache(S3StoreBenchmark::small);
+                MemoizedFn1<Integer, long[]> freshSmall = Memory.builder(fresh).verbose(0).build().cache(BenchSupport::small);
                 s[10].time(fresh, () -> freshSmall.apply(-1));
               }
               Files.deleteIfExists(localCopy);
@@ -138,7 +122,7 @@ public final class S3StoreBenchmark {
             System.out.printf("  %-36s median %7.2f ms  requests/op %5.2f  (%s)%n", names[i], s[i].median() / 1e6,
                 s[i].requests / (double) s[i].n, s[i].kinds);
           }
-          System.out.printf("  load %s%n", load());
+          System.out.printf("  load %s%n", BenchSupport.load());
         }
       }
     }
@@ -147,14 +131,6 @@ public final class S3StoreBenchmark {
   private static void map(Path file) throws IOException {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size()).get(0);
-    }
-  }
-
-  private static String load() {
-    try {
-      return Files.readString(Path.of("/proc/loadavg")).trim();
-    } catch (IOException e) {
-      return "unknown";
     }
   }
 
