@@ -11,7 +11,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 
 /**
- * What the store benchmarks share: the MiniDFSCluster they run on, the machine's load to print
+ * What the store benchmarks share: the MiniDFSCluster they run on (and deleting its folder), the machine's load to print
  * beside their figures, and the values their memoized functions return (one set, so that the HDFS
  * and S3 tables measure the same entries).
  */
@@ -44,6 +44,18 @@ public final class BenchSupport {
     MiniDFSCluster dfs = new MiniDFSCluster.Builder(conf, new File(dir.resolve("dfs").toString())).numDataNodes(1).build();
     dfs.waitActive();
     return dfs;
+  }
+
+  /** Deletes {@code dir} and all below it, if it exists (a run's MiniDFS and local copies). */
+  public static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (var walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
   }
 
   /** The load average, printed beside each run's figures (they are only comparable at like load). */

@@ -83,7 +83,7 @@ public final class HdfsListingBenchmark {
       }
     } finally {
       dfs.shutdown();
-      deleteTree(dir);
+      BenchSupport.deleteTree(dir);
     }
   }
 
@@ -155,13 +155,5 @@ public final class HdfsListingBenchmark {
     long[] s = t.clone();
     Arrays.sort(s);
     return s[s.length / 2];
-  }
-
-  private static void deleteTree(java.nio.file.Path p) throws IOException {
-    try (var walk = Files.walk(p)) {
-      for (java.nio.file.Path q : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(q);
-      }
-    }
   }
 }

@@ -127,7 +127,7 @@ public final class HdfsRequestsBenchmark {
       System.out.printf("# load at the end: %s%n", BenchSupport.load());
     } finally {
       dfs.shutdown();
-      deleteTree(dir);
+      BenchSupport.deleteTree(dir);
     }
   }
 
@@ -179,17 +179,6 @@ public final class HdfsRequestsBenchmark {
       calls.forEach((k, v) -> by.append(by.length() == 0 ? "" : ", ").append(String.format("%.2f %s", (double) v / n, k)));
       System.out.printf("%-60s median %8.2f ms | %.2f RPCs/op: %s | load %s%n", what, t[t.length / 2] / 1e6,
           (double) total / n, by, BenchSupport.load());
-    }
-  }
-
-  private static void deleteTree(Path p) throws IOException {
-    if (!Files.exists(p)) {
-      return;
-    }
-    try (var walk = Files.walk(p)) {
-      for (Path q : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(q);
-      }
     }
   }
 }

@@ -57,7 +57,7 @@ public final class HdfsStoreBenchmark {
       System.out.printf("# load at the end: %s%n", BenchSupport.load());
     } finally {
       dfs.shutdown();
-      deleteTree(dir);
+      BenchSupport.deleteTree(dir);
     }
   }
 
@@ -202,16 +202,5 @@ public final class HdfsStoreBenchmark {
     long[] s = t.clone();
     Arrays.sort(s);
     return s[Math.min(s.length - 1, (int) (p * s.length))];
-  }
-
-  private static void deleteTree(Path p) throws IOException {
-    if (!Files.exists(p)) {
-      return;
-    }
-    try (var walk = Files.walk(p)) {
-      for (Path q : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(q);
-      }
-    }
   }
 }
