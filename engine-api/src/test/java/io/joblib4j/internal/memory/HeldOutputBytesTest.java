@@ -60,9 +60,7 @@ class HeldOutputBytesTest {
   void aSettledEntryIsHeldAfterItsFirstHitAndServedFromThen() throws Exception {
     LocalStore store = new LocalStore(cache);
     MemoizedFn1<Integer, double[]> f = Memory.builder(store).verbose(0).build().cache(HeldOutputBytesTest::tagged);
-    f.apply(7);
-    String output = outputPath();
-    awaitSettled(store, output);
+    String output = storedAndSettled(store, f);
 
     assertThat(f.apply(7)).containsExactly(7, 1);
     assertThat(OutputCache.holds(store, output)).isTrue();
@@ -77,9 +75,7 @@ class HeldOutputBytesTest {
   void anEntryReplacedByAnotherWriterBetweenTwoHitsGivesTheNewValue() throws Exception {
     LocalStore store = new LocalStore(cache);
     MemoizedFn1<Integer, double[]> f = Memory.builder(store).verbose(0).build().cache(HeldOutputBytesTest::tagged);
-    f.apply(7);
-    String output = outputPath();
-    awaitSettled(store, output);
+    String output = storedAndSettled(store, f);
     assertThat(f.apply(7)).containsExactly(7, 1);
     assertThat(OutputCache.holds(store, output)).isTrue();
 
@@ -101,9 +97,7 @@ class HeldOutputBytesTest {
     LocalStore store = new LocalStore(cache);
     Memory memory = Memory.builder(store).verbose(0).build();
     MemoizedFn1<Integer, double[]> f = memory.cache(HeldOutputBytesTest::tagged);
-    f.apply(7);
-    String output = outputPath();
-    awaitSettled(store, output);
+    String output = storedAndSettled(store, f);
     f.apply(7);
     assertThat(OutputCache.holds(store, output)).isTrue();
 
@@ -124,10 +118,8 @@ class HeldOutputBytesTest {
   void anOutputRewrittenInPlaceWithItsModificationTimePutBackIsReadAgain() throws Exception {
     LocalStore store = new LocalStore(cache);
     MemoizedFn1<Integer, double[]> f = Memory.builder(store).verbose(0).build().cache(HeldOutputBytesTest::tagged);
-    f.apply(7);
-    String output = outputPath();
+    String output = storedAndSettled(store, f);
     Path file = cache.resolve(output);
-    awaitSettled(store, output);
     f.apply(7);
     assertThat(OutputCache.holds(store, output)).isTrue();
 
@@ -152,10 +144,8 @@ class HeldOutputBytesTest {
   void aDamagedOutputIsDetectedAfterItsBytesWereHeld() throws Exception {
     LocalStore store = new LocalStore(cache);
     MemoizedFn1<Integer, double[]> f = Memory.builder(store).verbose(0).build().cache(HeldOutputBytesTest::tagged);
-    f.apply(7);
-    String output = outputPath();
+    String output = storedAndSettled(store, f);
     Path file = cache.resolve(output);
-    awaitSettled(store, output);
     f.apply(7);
     assertThat(OutputCache.holds(store, output)).isTrue();
 
@@ -177,9 +167,7 @@ class HeldOutputBytesTest {
     Instant first = Instant.parse("2030-01-01T00:00:00Z");
     Memory early = Memory.builder(store).verbose(0).clock(Clock.fixed(first, ZoneOffset.UTC)).build();
     MemoizedFn1<Integer, double[]> f = early.cache(HeldOutputBytesTest::tagged);
-    f.apply(7);
-    String output = outputPath();
-    awaitSettled(store, output);
+    String output = storedAndSettled(store, f);
     f.apply(7);
     assertThat(OutputCache.holds(store, output)).isTrue();
 
@@ -192,6 +180,14 @@ class HeldOutputBytesTest {
   }
 
   /** The store path of the one entry's output. */
+  /** Stores {@code f(7)} and waits until its output may be held: the output's path in the store. */
+  private String storedAndSettled(LocalStore store, MemoizedFn1<Integer, double[]> f) throws Exception {
+    f.apply(7);
+    String output = outputPath();
+    awaitSettled(store, output);
+    return output;
+  }
+
   private String outputPath() throws IOException {
     try (Stream<Path> s = Files.walk(cache)) {
       Path p = s.filter(x -> x.getFileName().toString().equals(Layout.OUTPUT_FILE)).findFirst().orElseThrow();
