@@ -57,7 +57,7 @@ public final class Delayed<R> implements Callable<R>, Serializable {
    * @param fn the function
    * @return the task, which applies {@code fn} to the arguments when it runs
    */
-  public static <R> Delayed<R> delayed(Fn0<? extends R> fn) {
+  public static <R> Delayed<R> delayed(Fn0<R> fn) {
     return new Delayed<>(fn);
   }
 
@@ -70,7 +70,7 @@ public final class Delayed<R> implements Callable<R>, Serializable {
    * @param a the first argument
    * @return the task, which applies {@code fn} to the arguments when it runs
    */
-  public static <A, R> Delayed<R> delayed(Fn1<? super A, ? extends R> fn, A a) {
+  public static <A, R> Delayed<R> delayed(Fn1<A, R> fn, A a) {
     return new Delayed<>(fn, a);
   }
 
@@ -85,7 +85,7 @@ public final class Delayed<R> implements Callable<R>, Serializable {
    * @param b the second argument
    * @return the task, which applies {@code fn} to the arguments when it runs
    */
-  public static <A, B, R> Delayed<R> delayed(Fn2<? super A, ? super B, ? extends R> fn, A a, B b) {
+  public static <A, B, R> Delayed<R> delayed(Fn2<A, B, R> fn, A a, B b) {
     return new Delayed<>(fn, a, b);
   }
 
@@ -103,7 +103,7 @@ public final class Delayed<R> implements Callable<R>, Serializable {
    * @return the task, which applies {@code fn} to the arguments when it runs
    */
   public static <A, B, C, R> Delayed<R> delayed(
-      Fn3<? super A, ? super B, ? super C, ? extends R> fn, A a, B b, C c) {
+      Fn3<A, B, C, R> fn, A a, B b, C c) {
     return new Delayed<>(fn, a, b, c);
   }
 
@@ -123,7 +123,7 @@ public final class Delayed<R> implements Callable<R>, Serializable {
    * @return the task, which applies {@code fn} to the arguments when it runs
    */
   public static <A, B, C, D, R> Delayed<R> delayed(
-      Fn4<? super A, ? super B, ? super C, ? super D, ? extends R> fn, A a, B b, C c, D d) {
+      Fn4<A, B, C, D, R> fn, A a, B b, C c, D d) {
     return new Delayed<>(fn, a, b, c, d);
   }
 
@@ -145,7 +145,7 @@ public final class Delayed<R> implements Callable<R>, Serializable {
    * @return the task, which applies {@code fn} to the arguments when it runs
    */
   public static <A, B, C, D, E, R> Delayed<R> delayed(
-      Fn5<? super A, ? super B, ? super C, ? super D, ? super E, ? extends R> fn,
+      Fn5<A, B, C, D, E, R> fn,
       A a, B b, C c, D d, E e) {
     return new Delayed<>(fn, a, b, c, d, e);
   }
@@ -170,7 +170,7 @@ public final class Delayed<R> implements Callable<R>, Serializable {
    * @return the task, which applies {@code fn} to the arguments when it runs
    */
   public static <A, B, C, D, E, F, R> Delayed<R> delayed(
-      Fn6<? super A, ? super B, ? super C, ? super D, ? super E, ? super F, ? extends R> fn,
+      Fn6<A, B, C, D, E, F, R> fn,
       A a, B b, C c, D d, E e, F f) {
     return new Delayed<>(fn, a, b, c, d, e, f);
   }

@@ -157,6 +157,9 @@ public final class Memory implements Serializable {
     return new Builder(store.location().toString(), store);
   }
 
+  // The functions' parameters carry no wildcards (Fn1<? super A, ? extends R>) on purpose, here
+  // and in eval, Delayed.delayed and Parallel.map: Scala 2.12 cannot infer A and R through them
+  // when it converts a method value (memory.cache(f _)), and Java infers the same types without.
   /**
    * The memoized version of {@code fn}.
    *
@@ -164,7 +167,7 @@ public final class Memory implements Serializable {
    * @param fn the function: a method reference, a lambda or a function object
    * @return the memoized function, of the same arity; call it as {@code fn} would be called
    */
-  public <R> MemoizedFn0<R> cache(Fn0<? extends R> fn) {
+  public <R> MemoizedFn0<R> cache(Fn0<R> fn) {
     return Memoizer.memoize(this, settings, fn, 0);
   }
 
@@ -176,7 +179,7 @@ public final class Memory implements Serializable {
    * @param fn the function: a method reference, a lambda or a function object
    * @return the memoized function, of the same arity; call it as {@code fn} would be called
    */
-  public <A, R> MemoizedFn1<A, R> cache(Fn1<? super A, ? extends R> fn) {
+  public <A, R> MemoizedFn1<A, R> cache(Fn1<A, R> fn) {
     return Memoizer.memoize(this, settings, fn, 1);
   }
 
@@ -189,7 +192,7 @@ public final class Memory implements Serializable {
    * @param fn the function: a method reference, a lambda or a function object
    * @return the memoized function, of the same arity; call it as {@code fn} would be called
    */
-  public <A, B, R> MemoizedFn2<A, B, R> cache(Fn2<? super A, ? super B, ? extends R> fn) {
+  public <A, B, R> MemoizedFn2<A, B, R> cache(Fn2<A, B, R> fn) {
     return Memoizer.memoize(this, settings, fn, 2);
   }
 
@@ -203,7 +206,7 @@ public final class Memory implements Serializable {
    * @param fn the function: a method reference, a lambda or a function object
    * @return the memoized function, of the same arity; call it as {@code fn} would be called
    */
-  public <A, B, C, R> MemoizedFn3<A, B, C, R> cache(Fn3<? super A, ? super B, ? super C, ? extends R> fn) {
+  public <A, B, C, R> MemoizedFn3<A, B, C, R> cache(Fn3<A, B, C, R> fn) {
     return Memoizer.memoize(this, settings, fn, 3);
   }
 
@@ -218,8 +221,7 @@ public final class Memory implements Serializable {
    * @param fn the function: a method reference, a lambda or a function object
    * @return the memoized function, of the same arity; call it as {@code fn} would be called
    */
-  public <A, B, C, D, R> MemoizedFn4<A, B, C, D, R> cache(
-      Fn4<? super A, ? super B, ? super C, ? super D, ? extends R> fn) {
+  public <A, B, C, D, R> MemoizedFn4<A, B, C, D, R> cache(Fn4<A, B, C, D, R> fn) {
     return Memoizer.memoize(this, settings, fn, 4);
   }
 
@@ -235,8 +237,7 @@ public final class Memory implements Serializable {
    * @param fn the function: a method reference, a lambda or a function object
    * @return the memoized function, of the same arity; call it as {@code fn} would be called
    */
-  public <A, B, C, D, E, R> MemoizedFn5<A, B, C, D, E, R> cache(
-      Fn5<? super A, ? super B, ? super C, ? super D, ? super E, ? extends R> fn) {
+  public <A, B, C, D, E, R> MemoizedFn5<A, B, C, D, E, R> cache(Fn5<A, B, C, D, E, R> fn) {
     return Memoizer.memoize(this, settings, fn, 5);
   }
 
@@ -253,8 +254,7 @@ public final class Memory implements Serializable {
    * @param fn the function: a method reference, a lambda or a function object
    * @return the memoized function, of the same arity; call it as {@code fn} would be called
    */
-  public <A, B, C, D, E, F, R> MemoizedFn6<A, B, C, D, E, F, R> cache(
-      Fn6<? super A, ? super B, ? super C, ? super D, ? super E, ? super F, ? extends R> fn) {
+  public <A, B, C, D, E, F, R> MemoizedFn6<A, B, C, D, E, F, R> cache(Fn6<A, B, C, D, E, F, R> fn) {
     return Memoizer.memoize(this, settings, fn, 6);
   }
 
@@ -265,7 +265,7 @@ public final class Memory implements Serializable {
    * @param fn the function
    * @return the cached result, computed and stored first if there is none
    */
-  public <R> R eval(Fn0<? extends R> fn) {
+  public <R> R eval(Fn0<R> fn) {
     return cache(fn).apply();
   }
 
@@ -278,7 +278,7 @@ public final class Memory implements Serializable {
    * @param a the first argument
    * @return the cached result, computed and stored first if there is none
    */
-  public <A, R> R eval(Fn1<? super A, ? extends R> fn, A a) {
+  public <A, R> R eval(Fn1<A, R> fn, A a) {
     return this.<A, R>cache(fn).apply(a);
   }
 
@@ -293,7 +293,7 @@ public final class Memory implements Serializable {
    * @param b the second argument
    * @return the cached result, computed and stored first if there is none
    */
-  public <A, B, R> R eval(Fn2<? super A, ? super B, ? extends R> fn, A a, B b) {
+  public <A, B, R> R eval(Fn2<A, B, R> fn, A a, B b) {
     return this.<A, B, R>cache(fn).apply(a, b);
   }
 
@@ -310,7 +310,7 @@ public final class Memory implements Serializable {
    * @param c the third argument
    * @return the cached result, computed and stored first if there is none
    */
-  public <A, B, C, R> R eval(Fn3<? super A, ? super B, ? super C, ? extends R> fn, A a, B b, C c) {
+  public <A, B, C, R> R eval(Fn3<A, B, C, R> fn, A a, B b, C c) {
     return this.<A, B, C, R>cache(fn).apply(a, b, c);
   }
 
@@ -329,7 +329,7 @@ public final class Memory implements Serializable {
    * @param d the fourth argument
    * @return the cached result, computed and stored first if there is none
    */
-  public <A, B, C, D, R> R eval(Fn4<? super A, ? super B, ? super C, ? super D, ? extends R> fn,
+  public <A, B, C, D, R> R eval(Fn4<A, B, C, D, R> fn,
       A a, B b, C c, D d) {
     return this.<A, B, C, D, R>cache(fn).apply(a, b, c, d);
   }
@@ -351,7 +351,7 @@ public final class Memory implements Serializable {
    * @param e the fifth argument
    * @return the cached result, computed and stored first if there is none
    */
-  public <A, B, C, D, E, R> R eval(Fn5<? super A, ? super B, ? super C, ? super D, ? super E, ? extends R> fn,
+  public <A, B, C, D, E, R> R eval(Fn5<A, B, C, D, E, R> fn,
       A a, B b, C c, D d, E e) {
     return this.<A, B, C, D, E, R>cache(fn).apply(a, b, c, d, e);
   }
@@ -376,7 +376,7 @@ public final class Memory implements Serializable {
    * @return the cached result, computed and stored first if there is none
    */
   public <A, B, C, D, E, F, R> R eval(
-      Fn6<? super A, ? super B, ? super C, ? super D, ? super E, ? super F, ? extends R> fn,
+      Fn6<A, B, C, D, E, F, R> fn,
       A a, B b, C c, D d, E e, F f) {
     return this.<A, B, C, D, E, F, R>cache(fn).apply(a, b, c, d, e, f);
   }

@@ -230,7 +230,7 @@ public final class Parallel implements AutoCloseable, Serializable {
    * @param inputs the inputs, taken lazily
    * @return {@code fn} of every input, in input order
    */
-  public <T, R> List<R> map(Fn1<? super T, ? extends R> fn, Iterable<? extends T> inputs) {
+  public <T, R> List<R> map(Fn1<T, R> fn, Iterable<? extends T> inputs) {
     Objects.requireNonNull(fn, "fn");
     Iterator<? extends T> in = inputs.iterator();
     Iterator<Delayed<R>> tasks = new Iterator<>() {
@@ -261,7 +261,7 @@ public final class Parallel implements AutoCloseable, Serializable {
    * @param inputs the inputs, taken lazily
    * @return {@code fn} of every input, in input order
    */
-  public <T, R> List<R> map(Fn1<? super T, ? extends R> fn, Stream<? extends T> inputs) {
+  public <T, R> List<R> map(Fn1<T, R> fn, Stream<? extends T> inputs) {
     Objects.requireNonNull(fn, "fn");
     return run(inputs.map(x -> delayed(fn, x)));
   }

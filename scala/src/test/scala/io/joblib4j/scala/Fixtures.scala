@@ -8,6 +8,8 @@ object Fixtures {
 
   def double(x: Int): Int = 2 * x
 
+  def features(day: Int): Array[Double] = Array(day.toDouble, day * 0.5)
+
   def slow(x: Int): Int = {
     calls.incrementAndGet()
     x * 10

@@ -68,6 +68,18 @@ class ScalaApiTest extends AnyFunSuite with Matchers with BeforeAndAfterAll {
     calls.get() - before shouldBe 1
   }
 
+  // Scala 2.12 could not infer through the Java API's wildcards (Fn1[_ >: A, _ <: R]) for these
+  // spellings: "type mismatch; found Fn1[Int,Array[Double]], required Fn1[_ >: Int, _ <: ?0]".
+  test("a method value without declared types is cached, evaluated and delayed as written in joblib") {
+    val m = memory("untyped")
+    val cached = m.cache(features _)
+    cached(3).toSeq shouldBe Seq(3.0, 1.5)
+    cached.checkCallInCache(3) shouldBe true
+    m.eval(features _, 4).toSeq shouldBe Seq(4.0, 2.0)
+    p.run(Seq(Delayed.delayed(features _, 5))).map(_.toSeq) shouldBe Seq(Seq(5.0, 2.5))
+    p.map(features _, java.util.Arrays.asList(6)).get(0).toSeq shouldBe Seq(6.0, 3.0)
+  }
+
   test("two method values of one def are one cached function, whatever the call site") {
     val m = memory("shared")
     val before = calls.get()
