@@ -29,8 +29,9 @@ final class TaskSlots {
       String n = local.group(1);
       return n == null ? 1 : n.equals("*") ? Runtime.getRuntime().availableProcessors() : Integer.parseInt(n);
     }
-    // the driver's block manager is listed beside the executors'
-    int executors = sc.statusTracker().getExecutorInfos().length - 1;
+    // The block managers registered with the driver, its own among them. Not the status tracker's
+    // executors: the listener bus fills those, and on a busy machine it lags seconds behind.
+    int executors = sc.getExecutorMemoryStatus().size() - 1;
     if (executors <= 0) {
       return 0;
     }
