@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Where the bundle jar and a Spark line's class path are, as the build passes them in system
@@ -31,15 +33,46 @@ public final class Bundle {
   }
 
   /**
-   * The bundle's references that {@code classpath} cannot satisfy, leaving out the optional
-   * console bar (me.tongfei.progressbar), which joblib4j uses only when it is present.
+   * The Connect client's class path ({@code bundle.connectClientClasspathFile}): the client and what
+   * it brings, no joblib4j jar. Empty for a line whose bundle has no Spark Connect path.
+   */
+  public static Optional<List<Path>> connectClientClasspath() throws IOException {
+    String file = System.getProperty("bundle.connectClientClasspathFile");
+    if (file == null || file.isBlank()) {
+      return Optional.empty();
+    }
+    return Optional.of(Arrays.stream(Files.readString(Path.of(file)).trim().split(File.pathSeparator))
+        .map(Path::of).toList());
+  }
+
+  /**
+   * Whether a class of the bundle (internal name) belongs to the Spark Connect path, which loads
+   * only in a Connect client and links against its class path instead of classic Spark's.
+   */
+  public static boolean connectPath(String internalName) {
+    return internalName.startsWith("io/joblib4j/spark/connect/");
+  }
+
+  /**
+   * The references of the bundle's classic classes (all but the Connect path's) that {@code
+   * classpath} cannot satisfy, leaving out the optional console bar (me.tongfei.progressbar), which
+   * joblib4j uses only when it is present.
    */
   public static List<String> unresolvedOn(List<Path> classpath) throws IOException {
+    return unresolved(classpath, c -> !connectPath(c));
+  }
+
+  /** The references of the bundle's Connect path that a Connect client's {@code classpath} cannot satisfy. */
+  public static List<String> connectPathUnresolvedOn(List<Path> classpath) throws IOException {
+    return unresolved(classpath, Bundle::connectPath);
+  }
+
+  private static List<String> unresolved(List<Path> classpath, Predicate<String> checked) throws IOException {
     List<Path> all = new ArrayList<>();
     all.add(jar());
     all.addAll(classpath);
     try (LinkageCheck check = new LinkageCheck(all)) {
-      return check.unresolvedFrom(jar(), target -> target.startsWith("me/tongfei/progressbar/"));
+      return check.unresolvedFrom(jar(), checked, target -> target.startsWith("me/tongfei/progressbar/"));
     }
   }
 

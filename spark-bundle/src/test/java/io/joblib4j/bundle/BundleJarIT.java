@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -101,8 +102,12 @@ class BundleJarIT {
     // the module jars on this test's class path; classes that refer to no relocated library keep their bytes
     List<String> differ = new ArrayList<>();
     int compared = 0;
-    for (String probe : List.of("io/joblib4j/Parallel.class", "io/joblib4j/spark/SparkBackend.class",
-        "io/joblib4j/hdfs/HadoopStoreProvider.class", "io/joblib4j/scala/package$.class")) {
+    List<String> probes = new ArrayList<>(List.of("io/joblib4j/Parallel.class", "io/joblib4j/spark/SparkBackend.class",
+        "io/joblib4j/hdfs/HadoopStoreProvider.class", "io/joblib4j/scala/package$.class"));
+    if (Bundle.connectClientClasspath().isPresent()) {
+      probes.add("io/joblib4j/spark/connect/SparkConnectBackend.class");
+    }
+    for (String probe : probes) {
       URL module = getClass().getClassLoader().getResource(probe);
       assertThat(module).as(probe).isNotNull();
       String path = module.getPath();
@@ -210,6 +215,18 @@ class BundleJarIT {
     assertThat(problems).as("references the bundle makes that Spark " + System.getProperty("bundle.sparkVersion")
         + "'s class path cannot satisfy: add the library to spark-bundle/pom.xml (relocated) or"
         + " stop using it").isEmpty();
+  }
+
+  @Test
+  void theSparkConnectPathResolvesOnAConnectClientsClassPath() throws IOException {
+    Optional<List<Path>> client = Bundle.connectClientClasspath();
+    assertThat(classes().stream().anyMatch(c -> Bundle.connectPath(c.replace(".class", ""))))
+        .as("the bundle carries the Spark Connect path exactly where this line has a Connect client")
+        .isEqualTo(client.isPresent());
+    if (client.isPresent()) {
+      assertThat(Bundle.connectPathUnresolvedOn(client.get())).as("references of the Connect path that the"
+          + " Spark Connect client " + System.getProperty("bundle.sparkVersion") + " cannot satisfy").isEmpty();
+    }
   }
 
   @Test

@@ -53,6 +53,14 @@ public final class LinkageCheck implements AutoCloseable {
    * {@code "target  <-  first referring class"}, leaving out targets {@code ignored} accepts.
    */
   public List<String> unresolvedFrom(Path jar, Predicate<String> ignored) throws IOException {
+    return unresolvedFrom(jar, from -> true, ignored);
+  }
+
+  /**
+   * The same for the classes of {@code jar} that {@code checked} accepts (by internal name,
+   * {@code io/joblib4j/Parallel}): a jar whose parts run on different class paths.
+   */
+  public List<String> unresolvedFrom(Path jar, Predicate<String> checked, Predicate<String> ignored) throws IOException {
     Map<String, String> problems = new TreeMap<>();
     try (JarFile jf = new JarFile(jar.toFile())) {
       for (JarEntry e : (Iterable<JarEntry>) jf.stream()::iterator) {
@@ -61,6 +69,9 @@ public final class LinkageCheck implements AutoCloseable {
         }
         try (InputStream in = jf.getInputStream(e)) {
           String from = e.getName().substring(0, e.getName().length() - ".class".length());
+          if (!checked.test(from)) {
+            continue;
+          }
           for (String target : references(in.readAllBytes())) {
             String problem = check(target);
             if (problem != null && !ignored.test(target)) {

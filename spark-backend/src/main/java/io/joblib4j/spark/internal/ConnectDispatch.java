@@ -20,7 +20,8 @@ public final class ConnectDispatch {
 
   static final String MODULE_MISSING = "this session (%s) is a Spark Connect session, which has no SparkContext"
       + " and no RDDs; joblib4j runs on Spark Connect through io.joblib4j:joblib4j-spark-connect_2.13, which is not"
-      + " on the class path. Add it, or use a classic session (a dedicated / single-user cluster, or"
+      + " on the class path. Attach the bundle joblib4j-spark-4-bundle_2.13 (it carries the Connect path) or add"
+      + " that artifact, or use a classic session (a dedicated / single-user cluster, or"
       + " spark.api.mode=classic), or backend(\"threads\") for local work.";
 
   private ConnectDispatch() {}

@@ -27,6 +27,7 @@ class ConnectDispatchTest {
         .hasMessageContaining("Spark Connect")
         .hasMessageContaining("org.apache.spark.sql.connect.SparkSession")
         .hasMessageContaining("joblib4j-spark-connect_2.13")
+        .hasMessageContaining("joblib4j-spark-4-bundle_2.13")
         .hasMessageContaining("single-user cluster")
         .hasMessageContaining("spark.api.mode=classic")
         .hasMessageContaining("backend(\"threads\")");
