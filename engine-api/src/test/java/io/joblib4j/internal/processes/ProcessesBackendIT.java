@@ -10,6 +10,7 @@ import io.joblib4j.Prefer;
 import io.joblib4j.Processes;
 import io.joblib4j.ResultIterator;
 import io.joblib4j.spi.Backend;
+import io.joblib4j.testing.Rendezvous.Gate;
 import java.io.Serial;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -39,12 +41,31 @@ class ProcessesBackendIT {
 
   @Test
   void reusesWorkersAcrossCallsAndAcrossParallelInstancesWithEqualSettings() {
-    Set<Long> first = pids(Workers.processes(2), 40);
-    Set<Long> again = pids(Workers.processes(2), 40);
+    Set<Long> first = bothWorkers(Workers.processes(2));
+    Set<Long> again = bothWorkers(Workers.processes(2));
     try (Parallel p = Workers.processes(2)) {
-      assertThat(pids(p, 40)).isEqualTo(pids(p, 40));
+      assertThat(bothWorkers(p)).isEqualTo(bothWorkers(p)).isEqualTo(first);
     }
+    assertThat(first).hasSize(2);
     assertThat(again).isEqualTo(first);
+  }
+
+  /**
+   * The pids of the workers that run a call of two tasks, each held until both have arrived, so
+   * that each runs in a worker of its own. (Forty short tasks, as before, could all go to one
+   * worker on a busy machine, and the same pool then looked like another.)
+   */
+  private static Set<Long> bothWorkers(Parallel p) {
+    Gate gate = Workers.announcing("both-workers");
+    CompletableFuture<List<Long>> call = CompletableFuture.supplyAsync(() -> p.run(IntStream.range(0, 2)
+        .mapToObj(i -> delayed(x -> {
+          Workers.announce(gate);
+          gate.pass();
+          return Workers.pid();
+        }, i))));
+    Workers.rendezvous().awaitArrivals(gate.name(), 2);
+    Workers.rendezvous().openGate(gate.name());
+    return new HashSet<>(call.join());
   }
 
   @Test
@@ -160,7 +181,7 @@ class ProcessesBackendIT {
     ProcessesBackend b = Workers.backend(Map.of("idleTimeout", Duration.ofMillis(800)));
     Set<Long> pids;
     try (Parallel p = Workers.on(b, 2)) {
-      pids = pids(p, 20);
+      pids = bothWorkers(p);
     }
     for (long pid : pids) {
       assertThat(Workers.awaitExit(pid, Duration.ofSeconds(10))).as("worker %d exits when idle", pid).isTrue();
@@ -172,21 +193,13 @@ class ProcessesBackendIT {
     ProcessesBackend b = Workers.backend(Map.of("reuse", false));
     Set<Long> pids;
     try (Parallel p = Workers.on(b, 2)) {
-      pids = pids(p, 20);
+      pids = bothWorkers(p);
       assertThat(b.ownedWorkerPids()).containsAll(pids);
     }
     b.close();
     for (long pid : pids) {
       assertThat(Workers.awaitExit(pid, Duration.ofSeconds(10))).as("worker %d stops", pid).isTrue();
     }
-  }
-
-  private static Set<Long> pids(Parallel p, int tasks) {
-    // tasks long enough that both workers get some
-    return new HashSet<>(p.run(IntStream.range(0, tasks).mapToObj(i -> delayed(x -> {
-      Thread.sleep(5);
-      return Workers.pid();
-    }, i))));
   }
 
   static final class DomainException extends RuntimeException {
