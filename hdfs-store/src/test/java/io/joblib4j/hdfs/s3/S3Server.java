@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
@@ -39,7 +40,7 @@ public final class S3Server implements AutoCloseable {
   private final Path dir;
   private final Path data;
   /** In front of the server when it ignores If-None-Match, else null. */
-  private IfNoneMatchStripper stripper;
+  private FrontProxy front;
 
   private S3Server(Process process, int port, Path dir, Path data) {
     this.process = process;
@@ -59,17 +60,26 @@ public final class S3Server implements AutoCloseable {
 
   /** A new server with an empty bucket; the caller closes it. */
   public static S3Server start() {
-    return start(null, false);
+    return start(null, false, false);
   }
 
   /**
-   * A new server with an empty bucket that ignores {@code If-None-Match}: S3Proxy behind an {@link
-   * IfNoneMatchStripper}, so a conditional PUT of a taken name replaces the object and succeeds, as
+   * A new server with an empty bucket behind a {@link FrontProxy} that counts every request it
+   * passes ({@link #requests()}), from whichever JVM; the caller closes it. That S3Proxy checks no
+   * signature (the proxy rewrites the Connection header).
+   */
+  public static S3Server startCounting() {
+    return start(null, true, false);
+  }
+
+  /**
+   * A new server with an empty bucket that ignores {@code If-None-Match}: S3Proxy behind a {@link
+   * FrontProxy} that drops it, so a conditional PUT of a taken name replaces the object and succeeds, as
    * on an S3-compatible store without conditional writes while S3A believes it has them. That
    * S3Proxy checks no signature (the header dropped was signed); the caller closes it.
    */
   public static S3Server startIgnoringIfNoneMatch() {
-    return start(null, true);
+    return start(null, true, true);
   }
 
   /**
@@ -78,11 +88,11 @@ public final class S3Server implements AutoCloseable {
    * credentials meets. The caller closes it.
    */
   public S3Server readOnlyView() {
-    return start(data, false);
+    return start(data, false, false);
   }
 
   /** A server keeping its objects in a new folder with a new bucket, or read-only over {@code data}. */
-  private static S3Server start(Path readOnlyData, boolean ignoreIfNoneMatch) {
+  private static S3Server start(Path readOnlyData, boolean behindProxy, boolean ignoreIfNoneMatch) {
     try {
       Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "s3proxy-");
       Path data = readOnlyData != null ? readOnlyData : Files.createDirectories(dir.resolve("data"));
@@ -90,7 +100,7 @@ public final class S3Server implements AutoCloseable {
       Path props = dir.resolve("s3proxy.properties");
       Files.writeString(props, String.join("\n",
           "s3proxy.endpoint=http://127.0.0.1:" + port,
-          "s3proxy.authorization=" + (ignoreIfNoneMatch ? "none" : "aws-v2-or-v4"),
+          "s3proxy.authorization=" + (behindProxy ? "none" : "aws-v2-or-v4"),
           "s3proxy.identity=" + ACCESS_KEY,
           "s3proxy.credential=" + SECRET_KEY,
           "jclouds.identity=" + ACCESS_KEY,
@@ -110,8 +120,8 @@ public final class S3Server implements AutoCloseable {
       S3Server server = new S3Server(p, port, dir, data);
       try {
         server.awaitListening();
-        if (ignoreIfNoneMatch) {
-          server.stripper = new IfNoneMatchStripper(port);
+        if (behindProxy) {
+          server.front = new FrontProxy(port, ignoreIfNoneMatch);
         }
         if (readOnlyData == null) {
           server.createBucket(BUCKET);
@@ -189,7 +199,7 @@ public final class S3Server implements AutoCloseable {
   }
 
   public URI endpoint() {
-    return URI.create("http://127.0.0.1:" + (stripper != null ? stripper.port() : port));
+    return URI.create("http://127.0.0.1:" + (front != null ? front.port() : port));
   }
 
   /** {@code s3a://bucket/<prefix>-<random>}: a folder no other test uses. */
@@ -234,14 +244,22 @@ public final class S3Server implements AutoCloseable {
 
   /** How many requests had their If-None-Match dropped (0 for a server that honours it). */
   public int ifNoneMatchDropped() {
-    return stripper == null ? 0 : stripper.stripped();
+    return front == null ? 0 : front.stripped();
+  }
+
+  /** The requests made so far, by kind ({@link FrontProxy#requests()}); only for {@link #startCounting()}'s server. */
+  public Map<String, Long> requests() {
+    if (front == null) {
+      throw new IllegalStateException("only a server started with startCounting() counts requests");
+    }
+    return front.requests();
   }
 
   @Override
   public void close() {
-    if (stripper != null) {
+    if (front != null) {
       try {
-        stripper.close();
+        front.close();
       } catch (IOException e) {
         // the proxy's socket: nothing to do
       }

@@ -9,29 +9,42 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * An HTTP proxy on a loopback port in front of an S3 server that drops every request's {@code
- * If-None-Match} header: the server then never refuses a PUT of a taken name, as an S3-compatible
- * store without conditional writes does while the client believes it has them. Each connection
+ * An HTTP proxy on a loopback port in front of an S3 server that counts the requests it passes, by
+ * kind ({@link #requests()}), and can drop every request's {@code If-None-Match} header: the server
+ * then never refuses a PUT of a taken name, as an S3-compatible store without conditional writes
+ * does while the client believes it has them. Counting here sees every client of the server, the
+ * executors of a local-cluster too, where a client's own statistics see one JVM. Each connection
  * carries one request ({@code Connection: close} is forced), so only the head of the first request
- * of a connection is rewritten and the rest is copied byte for byte both ways.
+ * of a connection is read and rewritten, and the rest is copied byte for byte both ways.
  */
-public final class IfNoneMatchStripper implements AutoCloseable {
+public final class FrontProxy implements AutoCloseable {
   private final ServerSocket server;
   private final int upstreamPort;
+  private final boolean dropIfNoneMatch;
   private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "if-none-match-stripper");
+    Thread t = new Thread(r, "s3-front-proxy");
     t.setDaemon(true);
     return t;
   });
   private final AtomicInteger stripped = new AtomicInteger();
+  private final Map<String, AtomicLong> requests = new ConcurrentHashMap<>();
 
-  public IfNoneMatchStripper(int upstreamPort) throws IOException {
+  /**
+   * @param upstreamPort the S3 server's port on the loopback address
+   * @param dropIfNoneMatch whether to drop {@code If-None-Match} from every request
+   */
+  public FrontProxy(int upstreamPort, boolean dropIfNoneMatch) throws IOException {
     this.upstreamPort = upstreamPort;
+    this.dropIfNoneMatch = dropIfNoneMatch;
     this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     pool.execute(this::accept);
   }
@@ -43,6 +56,26 @@ public final class IfNoneMatchStripper implements AutoCloseable {
   /** How many requests had an If-None-Match header dropped. */
   public int stripped() {
     return stripped.get();
+  }
+
+  /**
+   * The requests passed so far, by kind: {@code LIST} (a GET of a bucket with {@code list-type}),
+   * {@code GET}, {@code HEAD}, {@code PUT}, {@code POST} (multipart, bulk delete), {@code DELETE}.
+   */
+  public Map<String, Long> requests() {
+    Map<String, Long> out = new TreeMap<>();
+    requests.forEach((k, v) -> out.put(k, v.get()));
+    return out;
+  }
+
+  /** The kind of a request, from its request line ({@code GET /bucket?list-type=2&prefix=... HTTP/1.1}). */
+  static String kind(String requestLine) {
+    String[] parts = requestLine.split(" ");
+    String method = parts[0];
+    if (method.equals("GET") && parts.length > 1 && parts[1].contains("list-type=")) {
+      return "LIST";
+    }
+    return method;
   }
 
   private void accept() {
@@ -73,12 +106,14 @@ public final class IfNoneMatchStripper implements AutoCloseable {
     }
   }
 
-  /** The request head without If-None-Match, with Connection: close. */
+  /** The request head, counted, with Connection: close and, if asked, without If-None-Match. */
   private String rewrite(String head) {
     StringBuilder out = new StringBuilder();
-    for (String line : head.split("\r\n")) {
+    String[] lines = head.split("\r\n");
+    requests.computeIfAbsent(kind(lines[0]), k -> new AtomicLong()).incrementAndGet();
+    for (String line : lines) {
       String lower = line.toLowerCase(Locale.ROOT);
-      if (lower.startsWith("if-none-match:")) {
+      if (dropIfNoneMatch && lower.startsWith("if-none-match:")) {
         stripped.incrementAndGet();
         continue;
       }
