@@ -68,7 +68,8 @@ final class SparkSubmit {
         "--conf", "spark.yarn.jars=" + Bundle.sparkClasspath().stream().map(p -> "local:" + p)
             .collect(Collectors.joining(",")),
         "--conf", "spark.ui.enabled=false",
-        // both executors before the first job, so that Parallel sees its two workers
+        // both executors before the first job if they come within Spark's wait (30 s); nJobs(-1) counts
+        // the two asked for either way (TaskSlots)
         "--conf", "spark.scheduler.minRegisteredResourcesRatio=1.0",
         "--conf", "spark.yarn.appMasterEnv.SPARK_LOCAL_IP=127.0.0.1",
         "--conf", "spark.executorEnv.SPARK_LOCAL_IP=127.0.0.1",
