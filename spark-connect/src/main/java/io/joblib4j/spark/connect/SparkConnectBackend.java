@@ -30,8 +30,9 @@ import org.apiguardian.api.API;
  * <p>Backend options ({@code ParallelConfig.backend("spark").option(...)} or the constructor's map):
  * {@code jars} (more jars or class folders for the executors, comma-separated, added once per session),
  * {@code slots} (what {@code nJobs(-1)} means when the client should not ask the server), {@code
- * maxResultSize} (bytes one batch's results may take; 128 MiB less room for the frames). See the
- * README's "Spark Connect: what differs".
+ * maxResultSize} (bytes one batch's results may take; 128 MiB less room for the frames), {@code
+ * shareBelow} (a {@code Duration}: batches cut together share one operation when their function's
+ * last operation took less; 1 s by default, zero never). See docs/spark-connect.md.
  */
 @API(status = API.Status.EXPERIMENTAL, since = "0.1")
 public final class SparkConnectBackend implements Backend {
@@ -49,7 +50,8 @@ public final class SparkConnectBackend implements Backend {
   }
 
   /**
-   * A backend on {@code session} with options ({@code jars}, {@code slots}, {@code maxResultSize}).
+   * A backend on {@code session} with options ({@code jars}, {@code slots}, {@code maxResultSize},
+   * {@code shareBelow}).
    *
    * @param session a Spark Connect session
    * @param options backend options, by name

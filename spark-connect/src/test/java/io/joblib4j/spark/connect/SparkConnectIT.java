@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
@@ -81,7 +82,11 @@ class SparkConnectIT {
 
   @Test
   void batchesCutOnePerSlotShareOneOperationAndStillRunSideBySide() {
-    try (SparkBackend spark = ConnectServer.sparkBackend(ConnectServer.session(), ConnectServer.options())) {
+    // shareBelow well above what an operation takes on a busy machine: at the default 1 s, a loaded
+    // machine's slow operations (a .ci/run beside stress-ng) rightly stopped the sharing
+    Map<String, Object> options = new java.util.HashMap<>(ConnectServer.options());
+    options.put("shareBelow", java.time.Duration.ofMinutes(10));
+    try (SparkBackend spark = ConnectServer.sparkBackend(ConnectServer.session(), options)) {
       try (Parallel p = Parallel.builder().backend(spark).nJobs(2).build()) {
         List<long[]> first = p.map(SparkConnectIT::stageAndTimes, List.of(0, 1, 2, 3)); // batches 0-1 and 2-3
         assertThat(first.get(2)[0]).as("a function seen for the first time: an operation per batch")
@@ -99,6 +104,16 @@ class SparkConnectIT {
         assertThat(r.get(2)[0]).as("batches sent one by one: an operation each").isNotEqualTo(r.get(0)[0]);
       }
     }
+  }
+
+  @Test
+  void aShareBelowThatIsNoDurationOrIsNegativeIsRefusedSayingWhatItMustBe() {
+    assertThatThrownBy(() -> new SparkConnectBackend(ConnectServer.session(), Map.of("shareBelow", "2s")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("shareBelow").hasMessageContaining("PT2S").hasMessageContaining("\"2s\"");
+    assertThatThrownBy(() -> new SparkConnectBackend(ConnectServer.session(),
+        Map.of("shareBelow", java.time.Duration.ofSeconds(-1))))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not be negative");
   }
 
   /** Task 0 fails at once, task 1 runs 30 s unless interrupted, others take 1.2 s. */

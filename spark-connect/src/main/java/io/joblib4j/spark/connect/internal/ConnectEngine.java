@@ -7,6 +7,7 @@ import io.joblib4j.spi.CallSpec;
 import io.joblib4j.spi.support.ByteSizes;
 import io.joblib4j.spi.worker.BatchCodec;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -30,14 +31,14 @@ public final class ConnectEngine implements AutoCloseable {
   /** Workers in other JVMs whose progress arrives with each batch's result. */
   static final BackendTraits TRAITS = new BackendTraits(false, false, true, false, -1);
   static final String CONNECT_SESSION = "org.apache.spark.sql.connect.SparkSession";
-  static final Set<String> OPTIONS = Set.of("jars", "slots", "maxResultSize");
+  static final Set<String> OPTIONS = Set.of("jars", "slots", "maxResultSize", "shareBelow");
 
   private final org.apache.spark.sql.connect.SparkSession session;
   private final UserCode code;
   private final int slotsOption;
   private final long maxResultBytes;
   private final Set<BackendCall> calls = ConcurrentHashMap.newKeySet();
-  private final RecentOperations recent = new RecentOperations();
+  private final RecentOperations recent;
   private final ExecutorService pool;
   private volatile int slots;
   private boolean closed;
@@ -46,7 +47,7 @@ public final class ConnectEngine implements AutoCloseable {
    * An engine on {@code session}.
    *
    * @param session a Spark Connect session
-   * @param options {@code jars}, {@code slots}, {@code maxResultSize}
+   * @param options {@code jars}, {@code slots}, {@code maxResultSize}, {@code shareBelow}
    * @throws IllegalArgumentException for a classic session, an unknown option or a bad value
    */
   public ConnectEngine(SparkSession session, Map<String, Object> options) {
@@ -74,6 +75,8 @@ public final class ConnectEngine implements AutoCloseable {
     this.slotsOption = options.containsKey("slots") ? positive("slots", options.get("slots")) : 0;
     this.maxResultBytes = options.containsKey("maxResultSize")
         ? ByteSizes.parse(String.valueOf(options.get("maxResultSize"))) : 0;
+    this.recent = new RecentOperations(options.containsKey("shareBelow")
+        ? nanos("shareBelow", options.get("shareBelow")) : RecentOperations.SHARE_BELOW_NANOS);
     AtomicInteger n = new AtomicInteger();
     this.pool = Executors.newCachedThreadPool(r -> {
       Thread t = new Thread(r, "joblib4j-connect-" + n.incrementAndGet());
@@ -224,6 +227,21 @@ public final class ConnectEngine implements AutoCloseable {
       }
     }
     return out;
+  }
+
+  /** A duration option: a {@code Duration} or an ISO-8601 text such as {@code "PT2S"}, not negative. */
+  private static long nanos(String key, Object value) {
+    Duration d;
+    try {
+      d = value instanceof Duration given ? given : Duration.parse(String.valueOf(value).trim());
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new IllegalArgumentException("option " + key + " must be a Duration or an ISO-8601 duration such as"
+          + " \"PT2S\", got \"" + value + "\"", e);
+    }
+    if (d.isNegative()) {
+      throw new IllegalArgumentException("option " + key + " must not be negative, got " + d);
+    }
+    return d.toNanos();
   }
 
   private static int positive(String key, Object value) {
