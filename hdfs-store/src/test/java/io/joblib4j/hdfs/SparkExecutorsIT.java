@@ -63,20 +63,8 @@ class SparkExecutorsIT {
     dfs = MiniDfs.start(1, new Configuration());
     localCache = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "it-local-cache-");
     Files.createDirectories(Path.of(System.getProperty("joblib4j.it.sparkHome"), "jars"));
-    SparkConf conf = new SparkConf()
-        .setMaster("local-cluster[2,1,1024]")
-        .setAppName("joblib4j-hdfs-store-it")
-        .set("spark.ui.enabled", "false")
-        .set("spark.driver.host", "127.0.0.1")
-        .set("spark.driver.bindAddress", "127.0.0.1")
-        .set("spark.executor.memory", "512m")
-        .set("spark.executor.cores", "1")
-        .set("spark.cores.max", "2")
-        .set("spark.executorEnv.SPARK_SCALA_VERSION", "2.13")
-        .set("spark.scheduler.minRegisteredResourcesRatio", "1.0")
-        .set("spark.executor.extraClassPath", System.getProperty("joblib4j.it.executorClasspath"))
-        .set("spark.hadoop.joblib4j.it.setting", "from spark.hadoop.*")
-        .setJars(System.getProperty("joblib4j.it.jars").split(","));
+    SparkConf conf = LocalCluster.conf("joblib4j-hdfs-store-it")
+        .set("spark.hadoop.joblib4j.it.setting", "from spark.hadoop.*");
     sc = new JavaSparkContext(conf);
   }
 

@@ -17,7 +17,7 @@ import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
  * clients' lease renewals (a background thread's, once a few seconds per client with files open) are
  * left out: the counts are those of the operations measured.
  */
-final class NameNodeRpcs {
+public final class NameNodeRpcs {
   private static final Set<String> DATANODE_CALLS = Set.of("SendHeartbeat", "BlockReceivedAndDeleted", "BlockReport",
       "CacheReport", "SendLifeline", "VersionRequest", "RegisterDatanode", "ErrorReport", "ReportBadBlocks",
       "CommitBlockSynchronization", "RenewLease");
@@ -52,7 +52,8 @@ final class NameNodeRpcs {
     return out;
   }
 
-  static Map<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {
+  /** The counters that changed from {@code before} to {@code after}, by how much (S3 request counts too). */
+  public static Map<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {
     Map<String, Long> d = new TreeMap<>();
     after.forEach((k, v) -> {
       long n = v - before.getOrDefault(k, 0L);

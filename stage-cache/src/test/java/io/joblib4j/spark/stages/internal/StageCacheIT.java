@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import io.joblib4j.hdfs.LocalCluster;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -43,19 +44,7 @@ class StageCacheIT {
   @BeforeAll
   static void start() {
     dfs = MiniDfs.shared();
-    SparkConf conf = new SparkConf()
-        .setMaster("local-cluster[2,1,1024]")
-        .setAppName("joblib4j-stage-cache-it")
-        .set("spark.ui.enabled", "false")
-        .set("spark.driver.host", "127.0.0.1")
-        .set("spark.driver.bindAddress", "127.0.0.1")
-        .set("spark.executor.memory", "512m")
-        .set("spark.executor.cores", "1")
-        .set("spark.cores.max", "2")
-        .set("spark.executorEnv.SPARK_SCALA_VERSION", "2.13")
-        .set("spark.scheduler.minRegisteredResourcesRatio", "1.0")
-        .set("spark.executor.extraClassPath", System.getProperty("joblib4j.it.executorClasspath"))
-        .setJars(System.getProperty("joblib4j.it.jars").split(","));
+    SparkConf conf = LocalCluster.conf("joblib4j-stage-cache-it");
     spark = SparkSession.builder().config(conf).getOrCreate();
     input = MiniDfs.uri(dfs, "/it/raw").toString();
     spark.range(0, 1000, 1, 4).write().parquet(input);

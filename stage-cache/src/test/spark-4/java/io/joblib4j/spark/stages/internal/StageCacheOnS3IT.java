@@ -6,8 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.joblib4j.hdfs.s3.S3Server;
 import io.joblib4j.spark.stages.StageCache;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
+import io.joblib4j.hdfs.LocalCluster;
+import io.joblib4j.hdfs.bench.NameNodeRpcs;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -33,19 +34,7 @@ class StageCacheOnS3IT {
   @BeforeAll
   static void start() {
     s3 = S3Server.startCounting();
-    SparkConf conf = new SparkConf()
-        .setMaster("local-cluster[2,1,1024]")
-        .setAppName("joblib4j-stage-cache-s3-it")
-        .set("spark.ui.enabled", "false")
-        .set("spark.driver.host", "127.0.0.1")
-        .set("spark.driver.bindAddress", "127.0.0.1")
-        .set("spark.executor.memory", "512m")
-        .set("spark.executor.cores", "1")
-        .set("spark.cores.max", "2")
-        .set("spark.executorEnv.SPARK_SCALA_VERSION", "2.13")
-        .set("spark.scheduler.minRegisteredResourcesRatio", "1.0")
-        .set("spark.executor.extraClassPath", System.getProperty("joblib4j.it.executorClasspath"))
-        .setJars(System.getProperty("joblib4j.it.jars").split(","));
+    SparkConf conf = LocalCluster.conf("joblib4j-stage-cache-s3-it");
     // the S3A settings as a cluster gives them: spark.hadoop.*, which reach the executors too
     Configuration s3a = s3.conf(true);
     for (Map.Entry<String, String> e : s3a) {
@@ -84,12 +73,12 @@ class StageCacheOnS3IT {
     Map<String, Long> before = s3.requests();
     Dataset<Row> first = StageCache.at(spark, location).cache(ChildStages::clean).apply(raw());
     assertThat(sumOf(first)).isEqualTo(EXPECTED_SUM);
-    Map<String, Long> miss = delta(before, s3.requests());
+    Map<String, Long> miss = NameNodeRpcs.delta(before, s3.requests());
 
     before = s3.requests();
     Dataset<Row> again = StageCache.at(spark, location).cache(ChildStages::clean).apply(raw());
     assertThat(sumOf(again)).isEqualTo(EXPECTED_SUM);
-    Map<String, Long> hit = delta(before, s3.requests());
+    Map<String, Long> hit = NameNodeRpcs.delta(before, s3.requests());
     assertThat(ChildStages.CALLS).as("the second call computes nothing").hasValue(1);
     assertThat(again.inputFiles()).allMatch(f -> f.startsWith(location));
 
@@ -98,12 +87,12 @@ class StageCacheOnS3IT {
     before = s3.requests();
     ChildStages.clean(raw()).write().parquet(plainOut);
     assertThat(sumOf(spark.read().parquet(plainOut))).isEqualTo(EXPECTED_SUM);
-    Map<String, Long> plainWriteAndRead = delta(before, s3.requests());
+    Map<String, Long> plainWriteAndRead = NameNodeRpcs.delta(before, s3.requests());
     // a hit's fair baseline: the input read (the plan a stage is called with), then the stored result
     before = s3.requests();
     raw();
     assertThat(sumOf(spark.read().parquet(plainOut))).isEqualTo(EXPECTED_SUM);
-    Map<String, Long> plainRead = delta(before, s3.requests());
+    Map<String, Long> plainRead = NameNodeRpcs.delta(before, s3.requests());
 
     System.out.printf("S3 requests (all JVMs), 1,000 rows in 4 input files:%n"
         + "  stage miss + sum %s = %d; plain write + read + sum %s = %d%n"
@@ -122,17 +111,6 @@ class StageCacheOnS3IT {
     Dataset<Row> again = StageCache.at(spark, location).cache(ChildStages::flaky).apply(raw());
     assertThat(again.count()).isEqualTo(500);
     assertThat(sumOf(again)).isEqualTo(EXPECTED_SUM);
-  }
-
-  private static Map<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {
-    Map<String, Long> d = new TreeMap<>();
-    after.forEach((k, v) -> {
-      long n = v - before.getOrDefault(k, 0L);
-      if (n != 0) {
-        d.put(k, n);
-      }
-    });
-    return d;
   }
 
   private static long total(Map<String, Long> d) {
