@@ -30,6 +30,7 @@ class S3CommitProtocolIT {
   @ParameterizedTest(name = "conditional writes: {0}")
   @ValueSource(booleans = {true, false})
   void ofTwoJvmsRacingOnOneEntryOnePublishesAndBothReadOneWholeValue(boolean conditional) throws Exception {
+    S3Server.skipWhereAskingForConditionalWritesChangesNothing(conditional);
     List<String> results = race(S3Server.shared(), conditional);
     if (conditional) {
       // exactly one publishes; the other takes the winner's entry, without a warning or an error
@@ -47,6 +48,7 @@ class S3CommitProtocolIT {
    */
   @org.junit.jupiter.api.Test
   void ofTwoJvmsRacingAgainstAServerThatIgnoresIfNoneMatchReadersSeeOneWholeValue() throws Exception {
+    S3Server.skipWhereAskingForConditionalWritesChangesNothing(true); // an S3A that never sends If-None-Match
     try (S3Server ignoring = S3Server.startIgnoringIfNoneMatch()) {
       for (int round = 0; round < 3; round++) {
         List<String> results = race(ignoring, true);
@@ -88,8 +90,9 @@ class S3CommitProtocolIT {
   @ParameterizedTest(name = "killed while writing {0}")
   @ValueSource(strings = {"output", "metadata.json"})
   void aWriterKilledWhilePublishingLeavesNoEntryAndDoesNotBlockTheNext(String file) throws Exception {
-    for (boolean conditional : new boolean[] {true, false}) {
-      S3Server s3 = S3Server.shared();
+    S3Server s3 = S3Server.shared();
+    // asking for conditional writes where this S3A has none (3.3.x) would repeat the case without
+    for (boolean conditional : s3.clientCreatesConditionally() ? new boolean[] {true, false} : new boolean[] {false}) {
       URI location = s3.newLocation("killed");
       Process killed = writer(s3, location, conditional, "f/k", (byte) 1, "-", file, "killed");
       assertThat(killed.waitFor(120, TimeUnit.SECONDS)).isTrue();
@@ -111,6 +114,7 @@ class S3CommitProtocolIT {
   @ParameterizedTest(name = "conditional writes: {0}")
   @ValueSource(booleans = {true, false})
   void aClaimAnOlderWriterLeftDoesNotBlockTheEntry(boolean conditional) throws Exception {
+    S3Server.skipWhereAskingForConditionalWritesChangesNothing(conditional);
     S3Server s3 = S3Server.shared();
     URI location = s3.newLocation("stale-claim");
     // what a writer of the earlier protocol left when killed holding its claim: the claim, no commit

@@ -17,6 +17,7 @@ class S3MemoryContractIT {
 
     @Override
     protected Store newEmptyStore() throws Exception {
+      S3Server.skipWhereAskingForConditionalWritesChangesNothing(conditionalWrites());
       S3Server s3 = S3Server.shared();
       return HadoopStoreOpener.open(s3.newLocation("memory"), s3.conf(conditionalWrites()),
           Map.of("localCacheDir", localCache.toString()));

@@ -41,6 +41,8 @@ public final class S3Server implements AutoCloseable {
   private final Path data;
   /** In front of the server when it ignores If-None-Match, else null. */
   private FrontProxy front;
+  /** The S3A capability, once asked. */
+  private Boolean clientCreatesConditionally;
 
   private S3Server(Process process, int port, Path dir, Path data) {
     this.process = process;
@@ -231,6 +233,37 @@ public final class S3Server implements AutoCloseable {
     // a test's folders are its own: no FileSystem instance shared with another test
     c.setBoolean("fs.s3a.impl.disable.cache", true);
     return c;
+  }
+
+  /**
+   * Whether the S3A on this class path creates conditionally when asked ({@code If-None-Match: *}):
+   * hadoop-aws 3.4.2 and later do; 3.3.x, which Spark 3.5 ships, and 3.4.1 do not, and there
+   * {@code conf(true)} is the same as {@code conf(false)}. Asked as the store asks, with {@code
+   * hasPathCapability}.
+   */
+  public synchronized boolean clientCreatesConditionally() {
+    if (clientCreatesConditionally == null) {
+      clientCreatesConditionally = askClientWhetherItCreatesConditionally();
+    }
+    return clientCreatesConditionally;
+  }
+
+  private boolean askClientWhetherItCreatesConditionally() {
+    try (org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.newInstance(newLocation("capability"),
+        conf(true))) {
+      return fs.hasPathCapability(new org.apache.hadoop.fs.Path("/"), "fs.option.create.conditional.overwrite");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot ask S3A for its capabilities", e);
+    }
+  }
+
+  /**
+   * Skips a case that asks for conditional writes where the S3A on the class path has none: there
+   * asking for them changes nothing, and the same case without them runs beside it.
+   */
+  public static void skipWhereAskingForConditionalWritesChangesNothing(boolean conditionalWrites) {
+    org.junit.jupiter.api.Assumptions.assumeTrue(!conditionalWrites || shared().clientCreatesConditionally(),
+        "this S3A has no conditional create (hadoop-aws before 3.4.2): the case without it covers this one");
   }
 
   /** The folder the server keeps the bucket's objects in (one file per object). */

@@ -38,6 +38,7 @@ class S3StoreContractIT {
 
     @Override
     protected Store newEmptyStore() throws Exception {
+      S3Server.skipWhereAskingForConditionalWritesChangesNothing(conditionalWrites());
       S3Server s3 = S3Server.shared();
       location = s3.newLocation("contract");
       Map<String, Object> options = new HashMap<>(Map.of("localCacheDir", localCache.toString()));
@@ -60,31 +61,20 @@ class S3StoreContractIT {
         out.write(content.getBytes(StandardCharsets.UTF_8));
       }
     }
-  }
-
-  @Nested
-  class WithConditionalWrites extends OnS3 {
-    @Override
-    boolean conditionalWrites() {
-      return true;
-    }
-  }
-
-  @Nested
-  class WithoutConditionalWrites extends OnS3 {
-    @Override
-    boolean conditionalWrites() {
-      return false;
-    }
 
     /**
-     * Where a create is a check and then a PUT, several racing writers can pass the check, and each
+     * Where a create is a check and then a PUT (writes off, or an S3A without conditional create, as
+     * Spark 3.5's hadoop-aws 3.3.x), several racing writers can pass the check, and each
      * may report PUBLISHED (the manifest written last wins); what the contract keeps is the rest:
      * every reader sees one writer's files, whole, and nothing else is left visible.
      */
     @Override
     @Test
     public void ofConcurrentPublishersOfOneEntryOneWinsAndEveryReaderSeesItsContent() throws Exception {
+      if (conditionalWrites()) {
+        super.ofConcurrentPublishersOfOneEntryOneWinsAndEveryReaderSeesItsContent();
+        return;
+      }
       int writers = 8;
       ExecutorService pool = Executors.newFixedThreadPool(writers);
       CountDownLatch start = new CountDownLatch(1);
@@ -110,6 +100,22 @@ class S3StoreContractIT {
       assertThat(output).hasSize("writer-0-".length() + 100_000).startsWith(read(store, "f/shared/metadata.json"));
       assertThat(store.list("f").stream().filter(f -> !f.directory()).map(StoreFile::path))
           .containsExactlyInAnyOrder("f/shared/output", "f/shared/metadata.json");
+    }
+  }
+
+  @Nested
+  class WithConditionalWrites extends OnS3 {
+    @Override
+    boolean conditionalWrites() {
+      return true;
+    }
+  }
+
+  @Nested
+  class WithoutConditionalWrites extends OnS3 {
+    @Override
+    boolean conditionalWrites() {
+      return false;
     }
   }
 }
