@@ -21,6 +21,13 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -93,7 +100,7 @@ class ForeignPathsPropertyTest {
   }
 
   @Test
-  void noCommandOrCallChangesAPathThatIsNotJoblib4js() throws IOException {
+  void noCommandOrCallChangesAPathThatIsNotJoblib4js() throws Exception {
     long seed = Long.getLong("joblib4j.property.seed", System.nanoTime());
     // in memory where the machine has it: each location is written, changed and deleted, 10,000 times
     Path shm = Path.of("/dev/shm");
@@ -107,39 +114,82 @@ class ForeignPathsPropertyTest {
     }
   }
 
-  private void run(long seed, Path dir) throws IOException {
-    Random random = new Random(seed);
+  /**
+   * Locations are independent, each from a {@link Random} of its own seeded from the run's seed and
+   * its number, so they are checked by a thread per core (a location's CLI call spends most of its
+   * time building picocli's model, on the CPU) and a failure reproduces from its seed alone.
+   */
+  private void run(long seed, Path dir) throws Exception {
     Path outside = Files.createDirectories(dir.resolve("outside"));
     Files.writeString(outside.resolve("target.txt"), "the user's file a link points to\n");
-    Map<String, Integer> runs = new TreeMap<>();
-    Map<String, Long> nanos = new TreeMap<>();
-    long generating = 0;
-    long checking = 0;
-    for (int i = 0; i < LOCATIONS; i++) {
-      Path at = dir.resolve("l" + i);
-      long t0 = System.nanoTime();
-      List<Path> foreign = generate(random, at, outside);
-      Action action = ACTIONS.get(random.nextInt(ACTIONS.size()));
-      Map<String, String> before = snapshot(at, foreign);
-      Map<String, String> outsideBefore = snapshot(outside, List.of(outside));
-      long t1 = System.nanoTime();
-      action.run().accept(at);
-      long t2 = System.nanoTime();
-      assertThat(snapshot(at, foreign)).as("seed %d, location %d: %s changed what is not joblib4j's", seed, i,
-          action.name()).isEqualTo(before);
-      assertThat(snapshot(outside, List.of(outside))).as("seed %d, location %d: %s followed a link", seed, i,
-          action.name()).isEqualTo(outsideBefore);
-      runs.merge(action.name(), 1, Integer::sum);
-      delete(at);
-      generating += t1 - t0;
-      nanos.merge(action.name(), t2 - t1, Long::sum);
-      checking += System.nanoTime() - t2;
+    Stats stats = new Stats();
+    AtomicInteger next = new AtomicInteger();
+    int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<Void>> workers = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        workers.add(pool.submit(() -> {
+          for (int i; (i = next.getAndIncrement()) < LOCATIONS; ) {
+            try {
+              checkLocation(seed, i, dir, outside, stats);
+            } catch (Throwable failed) {
+              next.set(LOCATIONS); // the others stop at their next location
+              throw failed;
+            }
+          }
+          return null;
+        }));
+      }
+      for (Future<Void> w : workers) {
+        try {
+          w.get();
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof Error error) {
+            throw error;
+          }
+          throw (Exception) e.getCause();
+        }
+      }
+    } finally {
+      pool.shutdownNow();
     }
-    System.out.println("ForeignPathsPropertyTest: " + LOCATIONS + " locations (seed " + seed + "): " + runs);
+    System.out.println("ForeignPathsPropertyTest: " + LOCATIONS + " locations on " + threads + " threads (seed " + seed
+        + "): " + stats.runs);
     StringBuilder ms = new StringBuilder();
-    nanos.forEach((name, n) -> ms.append(name).append('=').append(n / 1_000_000 / runs.get(name)).append(' '));
-    System.out.println("ForeignPathsPropertyTest: ms per location: generating " + generating / 1_000_000 / LOCATIONS
-        + ", checking " + checking / 1_000_000 / LOCATIONS + "; actions " + ms);
+    stats.nanos.forEach((name, n) -> ms.append(name).append('=').append(n / 1_000_000 / stats.runs.get(name)).append(' '));
+    System.out.println("ForeignPathsPropertyTest: ms per location: generating " + stats.generating.get() / 1_000_000
+        / LOCATIONS + ", checking " + stats.checking.get() / 1_000_000 / LOCATIONS + "; actions " + ms);
+  }
+
+  /** What the locations took, by action, from every thread. */
+  private static final class Stats {
+    final Map<String, Integer> runs = new ConcurrentSkipListMap<>();
+    final Map<String, Long> nanos = new ConcurrentSkipListMap<>();
+    final AtomicLong generating = new AtomicLong();
+    final AtomicLong checking = new AtomicLong();
+  }
+
+  private static void checkLocation(long seed, int i, Path dir, Path outside, Stats stats) throws IOException {
+    Random random = new Random(seed + i * 0x9E3779B97F4A7C15L);
+    Path at = dir.resolve("l" + i);
+    long t0 = System.nanoTime();
+    List<Path> foreign = generate(random, at, outside);
+    Action action = ACTIONS.get(random.nextInt(ACTIONS.size()));
+    Map<String, String> before = snapshot(at, foreign);
+    Map<String, String> outsideBefore = snapshot(outside, List.of(outside));
+    long t1 = System.nanoTime();
+    action.run().accept(at);
+    long t2 = System.nanoTime();
+    assertThat(snapshot(at, foreign)).as("seed %d, location %d: %s changed what is not joblib4j's", seed, i,
+        action.name()).isEqualTo(before);
+    assertThat(snapshot(outside, List.of(outside))).as("seed %d, location %d: %s followed a link", seed, i,
+        action.name()).isEqualTo(outsideBefore);
+    stats.runs.merge(action.name(), 1, Integer::sum);
+    delete(at);
+    stats.generating.addAndGet(t1 - t0);
+    stats.nanos.merge(action.name(), t2 - t1, Long::sum);
+    stats.checking.addAndGet(System.nanoTime() - t2);
   }
 
   /** Fills {@code at} with a random mix; returns the paths that are the user's. */
