@@ -54,9 +54,14 @@ import org.apache.hadoop.util.functional.FutureIO;
  *       3.4.2+, asked with {@code hasPathCapability}) the manifest is created with it and, of racing
  *       writers, exactly one publishes; the others see the 412 when the stream closes, delete their
  *       objects and use the winner's entry. Without it ({@code fs.s3a.create.conditional.enabled=false},
- *       hadoop-aws before 3.4.2) {@code create(overwrite=false)} is a check and then a PUT: two writers
- *       can both pass the check, both PUT, and the manifest written last wins; each then reads the
- *       manifest back, and the one whose attempt it does not name deletes its objects.
+ *       hadoop-aws before 3.4.2) S3 has no exclusive create: S3A's {@code create(overwrite=false)} is
+ *       two HEADs and a LIST, then a PUT. The store makes that check itself, and cheaper: one HEAD of
+ *       the manifest, skipped when this store saw the entry absent less than {@link #FRESH_ABSENCE}
+ *       ago (the lookup of the miss that is being stored), then a plain PUT. Two writers can both pass
+ *       the check, both PUT, and the manifest written last wins: both compute, both report {@code
+ *       PUBLISHED}, and every reader reads one whole manifest and what it names. A writer whose files
+ *       went into objects then reads the manifest back, and if it names another attempt, deletes its
+ *       own objects; a small entry, all in its manifest, leaves nothing to delete.
  * </ol>
  * A reader reads the manifest first and then only what it names: never a partial, mixed or
  * overwritten value, whatever writers race or die. A writer killed at any step leaves no manifest,
@@ -85,6 +90,21 @@ final class MarkerStore extends HadoopStore {
 
   /** Whether the store creates exclusively by itself (S3A's conditional create). */
   private final boolean conditionalCreate;
+  /**
+   * Whether {@code create(overwrite=false)} is only a check and then a PUT (S3A without conditional
+   * create): there the store checks for a manifest itself ({@link #commit}). Elsewhere (ABFS, GCS)
+   * the create itself is exclusive.
+   */
+  private final boolean checkThenPut;
+  /**
+   * How recently this store must have seen an entry's manifest absent for a publish to skip its own
+   * look (one HEAD) on a {@link #checkThenPut} store: Memory looks just before it computes, so a
+   * miss stored within this time costs no request more. A writer that started later than another's
+   * publish within that time races it, as writers passing the check together do.
+   */
+  static final Duration FRESH_ABSENCE = Duration.ofSeconds(10);
+  /** Entry folders whose manifest this store found absent, with when (System.nanoTime). */
+  private final Map<String, Long> seenAbsent = new ConcurrentHashMap<>();
   /** Whether {@link #list} lists a tree at once ({@link #wholeTreeLister}). */
   private final boolean flatListing;
   /** Whether a folder's listing comes in name order, page by page (S3): {@link #visibilityListing}. */
@@ -101,6 +121,7 @@ final class MarkerStore extends HadoopStore {
     this.conditionalCreate = capability(fs, root, CONDITIONAL_OVERWRITE);
     this.flatListing = listsTreesItself(fs);
     this.nameOrderListings = "s3a".equals(scheme(fs));
+    this.checkThenPut = nameOrderListings && !conditionalCreate;
     this.summaries = nameOrderListings && etagIsMd5(fs);
   }
 
@@ -155,7 +176,7 @@ final class MarkerStore extends HadoopStore {
         }
         Manifest written = newManifest(a.id, sums);
         byte[] manifest = written.toJson();
-        if (!commit(target, a.id, manifest)) {
+        if (!commit(target, a.id, manifest, !a.objects.isEmpty())) {
           a.discard();
           return Publication.ALREADY_PRESENT;
         }
@@ -186,9 +207,15 @@ final class MarkerStore extends HadoopStore {
     }
   }
 
-  /** Writes the manifest; false if another writer's manifest is there (or won the race). */
-  private boolean commit(Path entry, String attempt, byte[] manifest) throws IOException {
+  /**
+   * Writes the manifest; false if another writer's manifest is there (or won the race). {@code
+   * objects}: whether the attempt wrote objects, which a losing attempt must delete.
+   */
+  private boolean commit(Path entry, String attempt, byte[] manifest, boolean objects) throws IOException {
     Path commit = new Path(entry, Names.COMMIT);
+    if (checkThenPut) {
+      return commitCheckThenPut(entry, commit, attempt, manifest, objects);
+    }
     for (int tries = 0; ; tries++) {
       try {
         writeFile(commit, out -> out.write(manifest), false, true);
@@ -208,6 +235,54 @@ final class MarkerStore extends HadoopStore {
     // check-then-PUT: another writer may have passed the check too; the manifest written last wins
     Manifest now = manifestOrNull(entry);
     return now == null || now.publication().equals(attempt);
+  }
+
+  /**
+   * {@link #commit} where no create is exclusive: one look for a manifest unless this store saw it
+   * absent just now, a plain PUT (no S3A probes), and a read back only when a loss would leave this
+   * attempt's objects behind.
+   */
+  private boolean commitCheckThenPut(Path entry, Path commit, String attempt, byte[] manifest, boolean objects)
+      throws IOException {
+    if (!seenAbsentRecently(entry)) {
+      FileStatus st = statusOrNull(commit);
+      if (st != null && st.getLen() > 0) {
+        return false;
+      }
+    }
+    writeFile(commit, out -> out.write(manifest), false, false);
+    seenAbsent.remove(key(entry));
+    if (!objects) {
+      return true; // whichever manifest was written last is whole, and names no object of this attempt
+    }
+    Manifest now = manifestOrNull(entry);
+    return now == null || now.publication().equals(attempt);
+  }
+
+  private boolean seenAbsentRecently(Path entry) {
+    Long at = seenAbsent.get(key(entry));
+    return at != null && System.nanoTime() - at < FRESH_ABSENCE.toNanos();
+  }
+
+  private static String key(Path entry) {
+    return entry.toUri().getPath();
+  }
+
+  /** Also notes, on a {@link #checkThenPut} store, when an entry's manifest was found absent. */
+  @Override
+  Manifest manifestOrNull(Path dir) throws IOException {
+    Manifest m = super.manifestOrNull(dir);
+    if (checkThenPut) {
+      if (m != null) {
+        seenAbsent.remove(key(dir));
+      } else {
+        if (seenAbsent.size() > 10_000) {
+          seenAbsent.clear();
+        }
+        seenAbsent.put(key(dir), System.nanoTime());
+      }
+    }
+    return m;
   }
 
   /**
