@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * FileSystem instance: a hit never writes and makes at most 2 requests; a miss and its store at most
  * 6 (the manifest's PUT and its summary's among them), with conditional writes and without: there the
  * miss's own lookup is the check before the manifest's PUT, and a small entry, held in its manifest,
- * leaves nothing to read back.
+ * leaves nothing to read back. The hadoop-aws 3.3 of Spark 3.5 has no {@code fs.s3a.create.performance}:
+ * its create probes for a folder at the path with a LIST, one per PUT, so 8 there.
  */
 class S3RequestsIT {
   @TempDir Path dir;
@@ -46,11 +47,17 @@ class S3RequestsIT {
         System.out.println("conditional=" + conditional + " miss+store " + miss + " hit " + hit);
         assertThat(writes(hit)).as("writes of a hit: " + hit).isZero();
         assertThat(requests(hit)).as("requests of a hit: " + hit).isLessThanOrEqualTo(2);
-        assertThat(requests(miss)).as("requests of a miss and its store: " + miss).isLessThanOrEqualTo(6);
+        assertThat(requests(miss)).as("requests of a miss and its store: " + miss)
+            .isLessThanOrEqualTo(createProbes() ? 8 : 6);
         // the manifest, then its summary (what listings show of the entry without reading the manifest)
         assertThat(writes(miss)).as("writes of a miss and its store: " + miss).isEqualTo(2);
       }
     }
+  }
+
+  /** Whether this S3A probes before every create (hadoop-aws 3.3: no create performance option). */
+  static boolean createProbes() {
+    return org.apache.hadoop.util.VersionInfo.getVersion().startsWith("3.3.");
   }
 
   static Map<String, Long> counters(Store store) {
