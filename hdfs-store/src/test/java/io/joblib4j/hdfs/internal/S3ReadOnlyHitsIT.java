@@ -55,7 +55,13 @@ class S3ReadOnlyHitsIT {
 
     try (S3Server readOnly = s3.readOnlyView()) {
       Configuration conf = readOnly.conf(true);
-      try (FileSystem fs = FileSystem.newInstance(location, conf)) {
+      // the refused PUT, refused once: S3A would otherwise retry it for minutes (hadoop-aws 3.3's SDK v1
+      // client tries 20 times, each with S3A's own retries around it)
+      Configuration probe = new Configuration(conf);
+      probe.setInt("fs.s3a.attempts.maximum", 1);
+      probe.setInt("fs.s3a.retry.limit", 0);
+      probe.setInt("fs.s3a.retry.throttle.limit", 0);
+      try (FileSystem fs = FileSystem.newInstance(location, probe)) {
         assertThatThrownBy(() -> {
           try (OutputStream o = fs.create(new org.apache.hadoop.fs.Path(location + "/probe"), true)) {
             o.write(1);
