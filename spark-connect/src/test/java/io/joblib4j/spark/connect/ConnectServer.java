@@ -16,9 +16,9 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * One Spark Connect server for every IT of the module (its start is what costs): {@code
- * SparkConnectServer} of spark-connect 4.2.0 on {@code local[2]}, in a JVM of its own whose class
- * path the spark-connect-server module wrote, so this JVM holds only the Connect client. Started on
- * first use, stopped when the test JVM exits.
+ * SparkConnectServer} of the line's spark-connect (4.2.0; 3.5.7 on the 3.5 line) on {@code local[2]},
+ * in a JVM of its own whose class path the line's spark-connect-server module wrote, so this JVM
+ * holds only the Connect client. Started on first use, stopped when the test JVM exits.
  */
 public final class ConnectServer {
   private static Process server;
@@ -31,15 +31,15 @@ public final class ConnectServer {
   public static synchronized SparkSession session() {
     if (session == null) {
       int port = start();
-      session = org.apache.spark.sql.connect.SparkSession.builder().remote("sc://127.0.0.1:" + port).getOrCreate();
-      org.apache.spark.sql.connect.SparkSession.setDefaultSession(session);
+      session = ConnectLine.remote("sc://127.0.0.1:" + port);
+      ConnectLine.setDefault(session);
     }
     return session;
   }
 
   /** A new session on the shared server, with no artifact of its own yet. */
   public static SparkSession newSession() {
-    return ((org.apache.spark.sql.connect.SparkSession) session()).newSession();
+    return ConnectLine.newSession(session());
   }
 
   /** The options that give the server the tests' classes. */
