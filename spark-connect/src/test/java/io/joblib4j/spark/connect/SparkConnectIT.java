@@ -156,19 +156,6 @@ class SparkConnectIT {
   }
 
   @Test
-  void theSparkContextOfAConnectBackendIsRefusedNamingConnectAndTheFixes() {
-    try (SparkBackend spark = ConnectServer.sparkBackend(ConnectServer.session(), java.util.Map.of())) {
-      assertThatThrownBy(spark::sparkContext)
-          .isInstanceOf(UnsupportedOperationException.class)
-          .hasMessageContaining("needs a SparkContext")
-          .hasMessageContaining("Spark Connect")
-          .hasMessageContaining("spark.api.mode=classic")
-          .hasMessageContaining("single-user cluster")
-          .hasMessageContaining("backend(\"threads\")");
-    }
-  }
-
-  @Test
   void aTasksOwnExceptionComesBackAsItselfWithTheServersStackTrace() {
     Throwable t;
     try (Parallel p = Parallel.builder().backend(new SparkConnectBackend(ConnectServer.session(),
