@@ -36,17 +36,30 @@ final class ConnectClientLine {
     return Optional.empty();
   }
 
-  /** Fails at once, saying what to use, when this JVM's Connect client is not the one this jar's line serves. */
-  static void refuseOtherClient() {
+  /**
+   * Fails at once, saying what to use, when this JVM's Connect client is not the one this jar's line
+   * serves, or this jar's line has no Connect path at all.
+   *
+   * @param what what chose Spark Connect (the session's class, {@code spark.remote=...}), for the message
+   */
+  static void refuseOtherClient(String what) {
     Optional<Client> client = running();
-    if (client.isEmpty()) {
-      return; // no client: the dispatch says the Connect module is missing
-    }
-    Optional<String> problem = problem(client.get(), scala.util.Properties.versionNumberString(),
-        BuiltForSpark.LINE, BuiltForScala.BINARY);
+    Optional<String> problem = client.isPresent()
+        ? problem(client.get(), scala.util.Properties.versionNumberString(), BuiltForSpark.LINE, BuiltForScala.BINARY)
+        : noConnectPath(BuiltForSpark.LINE, BuiltForScala.BINARY);
     if (problem.isPresent()) {
-      throw new UnsupportedOperationException(problem.get());
+      throw new UnsupportedOperationException("Spark Connect (" + what + "): " + problem.get());
     }
+  }
+
+  /** Why a jar of a line without a Connect path cannot serve Spark Connect at all, or empty. */
+  static Optional<String> noConnectPath(String builtLine, String builtScala) {
+    if (LineJars.connectBuilt(builtLine, builtScala)) {
+      return Optional.empty(); // no client: the dispatch says the Connect module is missing
+    }
+    return Optional.of("this joblib4j spark backend (" + LineJars.backend(builtLine, builtScala) + ", also in "
+        + LineJars.bundle(builtLine, builtScala) + ") has no Spark Connect path on " + LineJars.describe(builtLine)
+        + " with Scala " + builtScala + ". " + instead(builtLine, builtScala));
   }
 
   /** Why this jar (built for {@code builtLine}, {@code builtScala}) cannot run on {@code client}, or empty. */
@@ -60,7 +73,7 @@ final class ConnectClientLine {
     String builtFor = LineJars.connectBuilt(builtLine, builtScala)
         ? "runs on Spark Connect with " + LineJars.describe(builtLine) + " Connect clients on Scala " + builtScala
         : "has no Spark Connect path on " + LineJars.describe(builtLine) + " with Scala " + builtScala;
-    return Optional.of("This joblib4j spark backend (" + LineJars.backend(builtLine, builtScala) + ", also in "
+    return Optional.of("this joblib4j spark backend (" + LineJars.backend(builtLine, builtScala) + ", also in "
         + LineJars.bundle(builtLine, builtScala) + ") " + builtFor + " (Java 17 or newer); this JVM has a Spark "
         + client.version() + " Spark Connect client on Scala " + runningScala + " (its session is " + session
         + "), whose classes it was not built against. " + instead(client.line(), runningScala));

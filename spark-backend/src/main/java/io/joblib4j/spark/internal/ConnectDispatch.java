@@ -107,11 +107,11 @@ public final class ConnectDispatch {
    *     Connect client is not the one this jar's line has a Connect path for
    */
   public static Backend backendOn(Object session, Map<String, Object> options) {
-    ConnectClientLine.refuseOtherClient();
+    String what = session != null ? session.getClass().getName()
+        : String.valueOf(SparkSessions.connectConfiguration() != null ? SparkSessions.connectConfiguration()
+            : "a Spark Connect client without Spark");
+    ConnectClientLine.refuseOtherClient(what);
     if (!Backends.available().contains(CONNECT_BACKEND)) {
-      String what = session != null ? session.getClass().getName()
-          : String.valueOf(SparkSessions.connectConfiguration() != null ? SparkSessions.connectConfiguration()
-              : "a Spark Connect client without Spark");
       throw new UnsupportedOperationException(String.format(MODULE_MISSING, what));
     }
     Map<String, Object> o = new HashMap<>(options);

@@ -28,7 +28,9 @@ final class SparkVersion {
     try {
       spark = running();
     } catch (LinkageError noSparkCore) {
-      ConnectClientLine.refuseOtherClient(); // a Connect client has none of spark-core
+      if (ConnectClientLine.running().isPresent()) { // a Connect client has none of spark-core
+        ConnectClientLine.refuseOtherClient("a Spark Connect client without Spark");
+      }
       throw noSparkCore;
     }
     requireSupported(spark, scala.util.Properties.versionNumberString());

@@ -49,6 +49,15 @@ class ConnectClientLineTest {
   }
 
   @Test
+  void withNoClientInSightOnlyTheLineWithoutAConnectPathRefusesSayingWhy() {
+    assertThat(ConnectClientLine.noConnectPath("4", "2.13")).isEmpty();
+    assertThat(ConnectClientLine.noConnectPath("3.5", "2.12")).isEmpty();
+    assertThat(ConnectClientLine.noConnectPath("3.5", "2.13")).hasValueSatisfying(m -> assertThat(m)
+        .contains("joblib4j-spark-backend-3.5_2.13").contains("has no Spark Connect path on Spark 3.5 with Scala 2.13")
+        .contains("serves no spark-connect-client-jvm_2.13 for Spark 3.5").contains("joblib4j-spark-3.5-bundle_2.12"));
+  }
+
+  @Test
   void aClientOlderThanThreeFiveIsRefusedAsUnsupported() {
     assertThat(ConnectClientLine.problem(new Client("3.4", "3.4.1"), "2.12.17", "3.5", "2.12"))
         .hasValueSatisfying(m -> assertThat(m).contains("Spark 3.4.1 Spark Connect client")
