@@ -22,6 +22,8 @@ import org.apache.spark.sql.SparkSession;
  */
 public final class ConnectServer {
   private static Process server;
+  /** The shared server's port, once it listens; 0 before. */
+  private static int port;
   private static SparkSession session;
   private static long startMillis;
 
@@ -30,7 +32,10 @@ public final class ConnectServer {
   /** The session on the shared server, started if needed; also the default session. */
   public static synchronized SparkSession session() {
     if (session == null) {
-      int port = start();
+      if (port == 0) {
+        // once, even if the session below fails: each test would otherwise start (and leave) a server
+        port = start();
+      }
       session = ConnectLine.remote("sc://127.0.0.1:" + port);
       ConnectLine.setDefault(session);
     }
