@@ -46,6 +46,17 @@ public final class Bundle {
   }
 
   /**
+   * What a Connect client application must add to the client's own class path
+   * ({@code bundle.connectClientExtras}, a class path; none on Spark 4): the 3.5.0 client jar lacks
+   * the Guava and protobuf it refers to, relocated, and Arrow's Netty buffers.
+   */
+  public static List<Path> connectClientExtras() {
+    String extras = System.getProperty("bundle.connectClientExtras", "");
+    return extras.isBlank() ? List.of()
+        : Arrays.stream(extras.trim().split(File.pathSeparator)).map(Path::of).toList();
+  }
+
+  /**
    * Whether a class of the bundle (internal name) belongs to the Spark Connect path, which loads
    * only in a Connect client and links against its class path instead of classic Spark's.
    */

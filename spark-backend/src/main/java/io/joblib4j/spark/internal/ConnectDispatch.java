@@ -18,16 +18,21 @@ public final class ConnectDispatch {
   static final String CONNECT_BACKEND = "spark-connect";
   static final String SESSION_OPTION = "session";
 
+  /** The Connect module of this jar's line, and its bundle. */
   static final String MODULE_MISSING = "this session (%s) is a Spark Connect session, which has no SparkContext"
-      + " and no RDDs; joblib4j runs on Spark Connect through io.joblib4j:joblib4j-spark-connect_2.13, which is not"
-      + " on the class path. Attach the bundle joblib4j-spark-4-bundle_2.13 (it carries the Connect path) or add"
-      + " that artifact, or use a classic session (a dedicated / single-user cluster, or"
+      + " and no RDDs; joblib4j runs on Spark Connect through io.joblib4j:"
+      + LineJars.connect(BuiltForSpark.LINE, BuiltForScala.BINARY) + ", which is not on the class path. Attach the"
+      + " bundle " + LineJars.bundle(BuiltForSpark.LINE, BuiltForScala.BINARY) + " (it carries the Connect path)"
+      + " or add that artifact, or use a classic session (a dedicated / single-user cluster, or"
       + " spark.api.mode=classic), or backend(\"threads\") for local work.";
 
   private ConnectDispatch() {}
 
   /**
-   * Whether {@code session} is a Spark Connect session, by its class's name (and its superclasses').
+   * Whether {@code session} is a Spark Connect session, by its class's name (and its superclasses'):
+   * Spark 4's {@code org.apache.spark.sql.connect.SparkSession}, or Spark 3.5's client session, whose
+   * name is classic Spark's ({@code org.apache.spark.sql.SparkSession}) but whose JVM has no
+   * spark-core (a Connect client's).
    *
    * @param session a session
    * @return whether it is a Connect session
@@ -38,7 +43,8 @@ public final class ConnectDispatch {
         return true;
       }
     }
-    return false;
+    return session.getClass().getName().equals(ConnectClientLine.SPARK3_SESSION)
+        && !classicSparkPresent(session.getClass().getClassLoader());
   }
 
   /**
@@ -61,9 +67,13 @@ public final class ConnectDispatch {
   }
 
   private static boolean classicSparkPresent() {
+    return classicSparkPresent(ConnectDispatch.class.getClassLoader());
+  }
+
+  private static boolean classicSparkPresent(ClassLoader loader) {
     try {
       // not SparkContext: the Connect client's shims carry an empty class of that name
-      Class.forName("org.apache.spark.SparkEnv", false, ConnectDispatch.class.getClassLoader());
+      Class.forName("org.apache.spark.SparkEnv", false, loader);
       return true;
     } catch (ClassNotFoundException | LinkageError absent) {
       return false;
@@ -94,14 +104,14 @@ public final class ConnectDispatch {
    * @param options the backend options
    * @return joblib4j-spark-connect's backend
    * @throws UnsupportedOperationException if joblib4j-spark-connect is not on the class path, or the
-   *     Connect client is Spark 3.x's
+   *     Connect client is not the one this jar's line has a Connect path for
    */
   public static Backend backendOn(Object session, Map<String, Object> options) {
-    SparkVersion.refuseOldConnectClient();
+    String what = session != null ? session.getClass().getName()
+        : String.valueOf(SparkSessions.connectConfiguration() != null ? SparkSessions.connectConfiguration()
+            : "a Spark Connect client without Spark");
+    ConnectClientLine.refuseOtherClient(what);
     if (!Backends.available().contains(CONNECT_BACKEND)) {
-      String what = session != null ? session.getClass().getName()
-          : String.valueOf(SparkSessions.connectConfiguration() != null ? SparkSessions.connectConfiguration()
-              : "a Spark Connect client without Spark");
       throw new UnsupportedOperationException(String.format(MODULE_MISSING, what));
     }
     Map<String, Object> o = new HashMap<>(options);

@@ -52,6 +52,20 @@ final class LineJars {
         : "joblib4j-spark-backend-" + line + "_" + scalaBinary;
   }
 
+  /**
+   * Whether the Spark Connect path is built for this line and Scala version: Spark 4 on 2.13, and
+   * Spark 3.5 on 2.12 only (the registry serves no spark-connect-client-jvm_2.13 for Spark 3.5).
+   */
+  static boolean connectBuilt(String line, String scalaBinary) {
+    return "4".equals(line) ? "2.13".equals(scalaBinary) : "3.5".equals(line) && "2.12".equals(scalaBinary);
+  }
+
+  /** The Spark Connect path's own artifact of a line it is built for. */
+  static String connect(String line, String scalaBinary) {
+    return "4".equals(line) ? "joblib4j-spark-connect_" + scalaBinary
+        : "joblib4j-spark-connect-" + line + "_" + scalaBinary;
+  }
+
   /** A line in words: "Spark 4.0, 4.1 and 4.2", "Spark 3.5". */
   static String describe(String line) {
     return "4".equals(line) ? "Spark 4.0, 4.1 and 4.2" : "Spark " + line;

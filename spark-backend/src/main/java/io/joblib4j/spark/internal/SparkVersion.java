@@ -1,6 +1,5 @@
 package io.joblib4j.spark.internal;
 
-import io.joblib4j.spi.support.ClassLookup;
 import io.joblib4j.spi.support.Warnings;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -29,7 +28,9 @@ final class SparkVersion {
     try {
       spark = running();
     } catch (LinkageError noSparkCore) {
-      refuseOldConnectClient(); // a Spark 3.x Connect client has none of spark-core
+      if (ConnectClientLine.running().isPresent()) { // a Connect client has none of spark-core
+        ConnectClientLine.refuseOtherClient("a Spark Connect client without Spark");
+      }
       throw noSparkCore;
     }
     requireSupported(spark, scala.util.Properties.versionNumberString());
@@ -46,30 +47,6 @@ final class SparkVersion {
       throw new UnsupportedOperationException(problem.get());
     }
   }
-
-  /**
-   * Refuses a Spark 3.x Spark Connect client: its session is {@code org.apache.spark.sql.SparkSession}
-   * itself (no {@code org.apache.spark.sql.connect.SparkSession}), with the client's classes beside it.
-   * Told apart by class names only, so that nothing of either client is loaded.
-   */
-  static void refuseOldConnectClient() {
-    ClassLoader loader = SparkVersion.class.getClassLoader();
-    if (ClassLookup.isPresent(CONNECT_CLIENT, loader)
-        && !ClassLookup.isPresent(ConnectDispatch.CONNECT_SESSION, loader)) {
-      throw new UnsupportedOperationException("joblib4j's spark backend runs on Spark Connect with Spark 4.0, 4.1"
-          + " and 4.2 Connect clients (Scala 2.13, Java 17 or newer); this JVM has a Spark 3.x Spark Connect client (spark-connect-client-jvm "
-          + ClassLookup.implementationVersion(CONNECT_CLIENT, loader).orElse("3.x")
-          + ": its session is org.apache.spark.sql.SparkSession, and"
-          + " Spark 4's org.apache.spark.sql.connect.SparkSession is absent), whose classes it was not built"
-          + " against: Spark 3.x is not supported over Spark Connect. Use a Spark 4 Connect client (Databricks Connect for a"
-          + " Spark 4 runtime) with joblib4j-spark-connect_2.13, a classic session on a Spark 4 cluster"
-          + " (a dedicated / single-user cluster, spark.api.mode=classic), or backend(\"threads\") for local"
-          + " work.");
-    }
-  }
-
-  /** The Connect client's own class, in Spark 3.5 and 4 alike. */
-  static final String CONNECT_CLIENT = "org.apache.spark.sql.connect.client.SparkConnectClient";
 
   static String running() {
     return org.apache.spark.package$.MODULE$.SPARK_VERSION();

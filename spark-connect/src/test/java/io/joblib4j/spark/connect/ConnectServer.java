@@ -16,12 +16,14 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * One Spark Connect server for every IT of the module (its start is what costs): {@code
- * SparkConnectServer} of spark-connect 4.2.0 on {@code local[2]}, in a JVM of its own whose class
- * path the spark-connect-server module wrote, so this JVM holds only the Connect client. Started on
- * first use, stopped when the test JVM exits.
+ * SparkConnectServer} of the line's spark-connect (4.2.0; 3.5.7 on the 3.5 line) on {@code local[2]},
+ * in a JVM of its own whose class path the line's spark-connect-server module wrote, so this JVM
+ * holds only the Connect client. Started on first use, stopped when the test JVM exits.
  */
 public final class ConnectServer {
   private static Process server;
+  /** The shared server's port, once it listens; 0 before. */
+  private static int port;
   private static SparkSession session;
   private static long startMillis;
 
@@ -30,16 +32,19 @@ public final class ConnectServer {
   /** The session on the shared server, started if needed; also the default session. */
   public static synchronized SparkSession session() {
     if (session == null) {
-      int port = start();
-      session = org.apache.spark.sql.connect.SparkSession.builder().remote("sc://127.0.0.1:" + port).getOrCreate();
-      org.apache.spark.sql.connect.SparkSession.setDefaultSession(session);
+      if (port == 0) {
+        // once, even if the session below fails: each test would otherwise start (and leave) a server
+        port = start();
+      }
+      session = ConnectLine.remote("sc://127.0.0.1:" + port);
+      ConnectLine.setDefault(session);
     }
     return session;
   }
 
   /** A new session on the shared server, with no artifact of its own yet. */
   public static SparkSession newSession() {
-    return ((org.apache.spark.sql.connect.SparkSession) session()).newSession();
+    return ConnectLine.newSession(session());
   }
 
   /** The options that give the server the tests' classes. */

@@ -45,7 +45,7 @@ class SparkConnectIT {
 
   @Test
   void thisJvmHasTheConnectClientAndNoSparkCoreOrClassicSparkSql() {
-    assertThat(ConnectServer.session().getClass().getName()).isEqualTo("org.apache.spark.sql.connect.SparkSession");
+    assertThat(ConnectServer.session().getClass().getName()).isEqualTo(ConnectLine.SESSION_CLASS);
     // the client's shims hold empty SparkContext and RDD classes: look for what only Spark itself has
     for (String classic : List.of("org.apache.spark.SparkEnv", "org.apache.spark.sql.classic.SparkSession",
         "org.apache.spark.scheduler.DAGScheduler")) {
@@ -145,26 +145,13 @@ class SparkConnectIT {
          Parallel p = Parallel.builder().backend(given).build()) {
       p.run(List.of(delayed(() -> 0))); // gives the session the tests' jar, which artifacts keep
     }
-    org.apache.spark.sql.connect.SparkSession.setActiveSession(session);
+    ConnectLine.setActive(session);
     try (Parallel p = Parallel.builder().backend("spark").nJobs(2).build()) {
       assertThat(p.map((Integer i) -> i + 1, List.of(1, 2, 3))).containsExactly(2, 3, 4);
     }
     try (Backend b = Backends.create("spark", java.util.Map.of())) {
       assertThat(b.name()).isEqualTo("spark");
       assertThat(b).isInstanceOf(SparkConnectBackend.class);
-    }
-  }
-
-  @Test
-  void theSparkContextOfAConnectBackendIsRefusedNamingConnectAndTheFixes() {
-    try (SparkBackend spark = ConnectServer.sparkBackend(ConnectServer.session(), java.util.Map.of())) {
-      assertThatThrownBy(spark::sparkContext)
-          .isInstanceOf(UnsupportedOperationException.class)
-          .hasMessageContaining("needs a SparkContext")
-          .hasMessageContaining("Spark Connect")
-          .hasMessageContaining("spark.api.mode=classic")
-          .hasMessageContaining("single-user cluster")
-          .hasMessageContaining("backend(\"threads\")");
     }
   }
 

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.spark.sql.connect.SparkSession;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connect.client.REPLClassDirMonitor;
 
 /**
@@ -52,7 +52,7 @@ final class ConnectArtifacts {
 
   /** Whether {@code session} was given an artifact of this name. */
   static boolean added(SparkSession session, String name) {
-    return ADDED.getOrDefault(session.sessionId(), Map.of()).containsKey(name);
+    return ADDED.getOrDefault(ConnectSessions.id(session), Map.of()).containsKey(name);
   }
 
   /**
@@ -67,7 +67,7 @@ final class ConnectArtifacts {
       throw new IllegalArgumentException("joblib4j: " + p + " (a jar the Spark Connect server's executors"
           + " should be given) does not exist");
     }
-    Map<String, Path> given = ADDED.computeIfAbsent(session.sessionId(), id -> new ConcurrentHashMap<>());
+    Map<String, Path> given = ADDED.computeIfAbsent(ConnectSessions.id(session), id -> new ConcurrentHashMap<>());
     synchronized (given) {
       String name = p.getFileName().toString();
       Path before = given.get(name);
@@ -90,8 +90,8 @@ final class ConnectArtifacts {
 
   /** Registers the client's class finder for a REPL's output folder, once per session. */
   static void registerReplFolder(SparkSession session, Path folder) {
-    if (REPL_FOLDERS.computeIfAbsent(session.sessionId(), id -> ConcurrentHashMap.newKeySet()).add(folder)) {
-      session.registerClassFinder(new REPLClassDirMonitor(folder.toAbsolutePath().toString()));
+    if (REPL_FOLDERS.computeIfAbsent(ConnectSessions.id(session), id -> ConcurrentHashMap.newKeySet()).add(folder)) {
+      ConnectSessions.registerClassFinder(session, new REPLClassDirMonitor(folder.toAbsolutePath().toString()));
     }
   }
 

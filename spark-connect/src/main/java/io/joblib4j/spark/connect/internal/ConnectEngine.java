@@ -30,10 +30,9 @@ import scala.Option;
 public final class ConnectEngine implements AutoCloseable {
   /** Workers in other JVMs whose progress arrives with each batch's result. */
   static final BackendTraits TRAITS = new BackendTraits(false, false, true, false, -1);
-  static final String CONNECT_SESSION = "org.apache.spark.sql.connect.SparkSession";
   static final Set<String> OPTIONS = Set.of("jars", "slots", "maxResultSize", "shareBelow");
 
-  private final org.apache.spark.sql.connect.SparkSession session;
+  private final SparkSession session;
   private final UserCode code;
   private final int slotsOption;
   private final long maxResultBytes;
@@ -52,7 +51,7 @@ public final class ConnectEngine implements AutoCloseable {
    */
   public ConnectEngine(SparkSession session, Map<String, Object> options) {
     ConnectClientVersion.requireSupported();
-    if (!(session instanceof org.apache.spark.sql.connect.SparkSession connect)) {
+    if (!ConnectSessions.isConnect(session)) {
       throw new IllegalArgumentException("SparkConnectBackend runs on a Spark Connect session; "
           + session.getClass().getName() + " is a classic session: use new SparkBackend(session)");
     }
@@ -62,8 +61,8 @@ public final class ConnectEngine implements AutoCloseable {
             + " known: " + String.join(", ", OPTIONS.stream().sorted().toList()));
       }
     }
-    this.session = connect;
-    this.code = new UserCode(connect);
+    this.session = session;
+    this.code = new UserCode(session);
     ConnectArtifacts.joblib4jCode().forEach(code::note);
     for (Path jar : paths(options.get("jars"))) {
       if (!java.nio.file.Files.exists(jar)) {
@@ -93,9 +92,9 @@ public final class ConnectEngine implements AutoCloseable {
    */
   public static SparkSession activeSession() {
     ConnectClientVersion.requireSupported();
-    Option<org.apache.spark.sql.connect.SparkSession> s = org.apache.spark.sql.connect.SparkSession.getActiveSession();
+    Option<? extends SparkSession> s = ConnectSessions.active();
     if (s.isEmpty()) {
-      s = org.apache.spark.sql.connect.SparkSession.getDefaultSession();
+      s = ConnectSessions.defaultSession();
     }
     if (s.isEmpty()) {
       throw new IllegalStateException("backend(\"spark\") on Spark Connect needs a session, and this thread has"
@@ -197,7 +196,7 @@ public final class ConnectEngine implements AutoCloseable {
    * @return a description
    */
   public String describe() {
-    return "session " + session.sessionId();
+    return "session " + ConnectSessions.id(session);
   }
 
   /** Cancels calls still running; the session stays open. */

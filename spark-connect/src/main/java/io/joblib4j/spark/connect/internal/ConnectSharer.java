@@ -17,7 +17,7 @@ import java.util.UUID;
 import java.util.jar.JarOutputStream;
 import java.util.zip.Deflater;
 import java.util.zip.ZipEntry;
-import org.apache.spark.sql.connect.SparkSession;
+import org.apache.spark.sql.SparkSession;
 
 /**
  * The Connect path's {@link ArgumentSharer}: a task argument over {@code maxNbytes} crosses to the

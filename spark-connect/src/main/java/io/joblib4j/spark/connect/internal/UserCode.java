@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.spark.sql.connect.SparkSession;
+import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -123,13 +123,11 @@ final class UserCode {
     pending.clear();
     Map<String, byte[]> classes = new LinkedHashMap<>(pendingInMemory);
     pendingInMemory.clear();
-    for (Map.Entry<String, byte[]> c : classes.entrySet()) {
-      try {
-        session.addArtifact(c.getValue(), c.getKey()); // a .class target: one of the session's class files
-      } catch (RuntimeException e) {
-        seenInMemory.remove(c.getKey()); // tried again by the next batch that needs it
-        throw e;
-      }
+    try {
+      ConnectSessions.addClassFiles(session, classes); // as the session's class files (Spark 3.5: in a jar)
+    } catch (RuntimeException e) {
+      seenInMemory.removeAll(classes.keySet()); // tried again by the next batch that needs them
+      throw e;
     }
     for (CodeLocation l : now) {
       try {
@@ -148,7 +146,7 @@ final class UserCode {
 
   private static Set<Path> platform() {
     Set<Path> out = ConcurrentHashMap.newKeySet();
-    for (Class<?> c : List.of(org.apache.spark.sql.SparkSession.class, SparkSession.class, scala.Option.class,
+    for (Class<?> c : List.of(SparkSession.class, ConnectSessions.sessionClass(), scala.Option.class,
         org.apache.spark.api.java.function.MapPartitionsFunction.class)) {
       CodeLocation l = CodeLocation.of(c);
       if (l.path() != null) {

@@ -19,7 +19,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import scala.Option;
 
-/** A Spark Connect server killed (-9) while a call's tasks run on it: a server of its own. */
+/**
+ * A Spark Connect server killed (-9) while a call's tasks run on it: a server of its own. In the
+ * spark-4 test folder: it shortens the client's retries with the 4.x client's {@code RetryPolicy},
+ * which the 3.5.0 client lacks.
+ */
 class ServerDeathIT {
   /** Marks that task {@code i} runs (the server shares this machine's disk), then works for a minute. */
   static int markAndWork(String folder, int i) throws Exception {

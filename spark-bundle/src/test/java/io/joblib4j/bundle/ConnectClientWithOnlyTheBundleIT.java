@@ -22,7 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * cluster does: a child JVM whose class path is the Connect client's and the bundle jar (no other
  * joblib4j jar) runs {@code backend("spark")} and a memoized function on a Connect server's
  * executors. Before the bundle carried the Connect path, {@code backend("spark")} there failed,
- * naming the joblib4j-spark-connect jar to add.
+ * naming the joblib4j-spark-connect jar to add. Run by the bundles that carry the Connect path (Spark
+ * 4, and Spark 3.5 with Scala 2.12, whose 3.5.0 client also needs what its jar lacks: {@link
+ * Bundle#connectClientExtras}).
  */
 class ConnectClientWithOnlyTheBundleIT {
 
@@ -36,9 +38,7 @@ class ConnectClientWithOnlyTheBundleIT {
     }
 
     public static void main(String[] args) throws Exception {
-      org.apache.spark.sql.SparkSession session = org.apache.spark.sql.connect.SparkSession.builder()
-          .remote("sc://127.0.0.1:" + args[0]).getOrCreate();
-      org.apache.spark.sql.connect.SparkSession.setActiveSession(session);
+      org.apache.spark.sql.SparkSession session = RemoteSession.open("sc://127.0.0.1:" + args[0]);
       Memory memory = Memory.builder(args[1]).verbose(0).build();
       MemoizedFn1<Integer, Integer> cached = memory.cache(Client::square);
       try (Parallel p = Parallel.builder().backend("spark").nJobs(2).build()) {
@@ -61,6 +61,7 @@ class ConnectClientWithOnlyTheBundleIT {
     try {
       List<String> classpath = new ArrayList<>();
       client.forEach(p -> classpath.add(p.toString()));
+      Bundle.connectClientExtras().forEach(p -> classpath.add(p.toString()));
       classpath.add(Bundle.jar().toString());
       // the client program's own classes, as an application's: the backend ships them to the server
       classpath.add(Path.of(Client.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
