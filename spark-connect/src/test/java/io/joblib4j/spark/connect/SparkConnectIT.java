@@ -70,14 +70,36 @@ class SparkConnectIT {
     }
   }
 
-  /** Where and when a task ran on the server: its Spark stage and partition, its start and end. */
-  static long[] stageAndTimes(int i) throws Exception {
+  /** The Spark stage and partition a task ran in. */
+  static long[] stageAndPartition(int i) throws Exception {
     Object task = Class.forName("org.apache.spark.TaskContext").getMethod("get").invoke(null);
     long stage = (Integer) task.getClass().getMethod("stageId").invoke(task);
     long partition = (Integer) task.getClass().getMethod("partitionId").invoke(task);
-    long start = System.nanoTime();
-    Thread.sleep(150); // long enough for batches that run side by side to overlap
-    return new long[] {stage, partition, start, System.nanoTime()};
+    return new long[] {stage, partition};
+  }
+
+  /** Per call (the tens of the argument), the first tasks of its two batches that have started. */
+  private static final java.util.concurrent.ConcurrentHashMap<Integer, java.util.concurrent.CountDownLatch> STARTED =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * Stage, partition, and 1 if this task met the other batch's. Arguments {@code 10 * call + item}:
+   * from call 1 on, the first task of each batch (items 0 and 2) waits until the other one has
+   * started too (the server runs both in its JVM); call 0 only warms the function up. Batches run
+   * one after the other never meet (the wait ends after a minute, with 0); batches side by side
+   * always do, however late a busy machine starts the second. (The test used to compare start and
+   * end times around a 150 ms sleep, which a loaded machine's late start of the second task broke.)
+   */
+  static long[] stageAndMeeting(int i) throws Exception {
+    long[] where = stageAndPartition(i);
+    boolean met = true;
+    if (i >= 10 && i % 2 == 0) {
+      java.util.concurrent.CountDownLatch both = STARTED.computeIfAbsent(i / 10,
+          call -> new java.util.concurrent.CountDownLatch(2));
+      both.countDown();
+      met = both.await(60, java.util.concurrent.TimeUnit.SECONDS);
+    }
+    return new long[] {where[0], where[1], met ? 1 : 0};
   }
 
   @Test
@@ -88,19 +110,20 @@ class SparkConnectIT {
     options.put("shareBelow", java.time.Duration.ofMinutes(10));
     try (SparkBackend spark = ConnectServer.sparkBackend(ConnectServer.session(), options)) {
       try (Parallel p = Parallel.builder().backend(spark).nJobs(2).build()) {
-        List<long[]> first = p.map(SparkConnectIT::stageAndTimes, List.of(0, 1, 2, 3)); // batches 0-1 and 2-3
+        List<long[]> first = p.map(SparkConnectIT::stageAndPartition, List.of(0, 1, 2, 3)); // batches 0-1 and 2-3
         assertThat(first.get(2)[0]).as("a function seen for the first time: an operation per batch")
             .isNotEqualTo(first.get(0)[0]);
-        p.map(SparkConnectIT::stageAndTimes, List.of(0, 1, 2, 3)); // warm: the first may have loaded classes
-        List<long[]> r = p.map(SparkConnectIT::stageAndTimes, List.of(0, 1, 2, 3));
+        p.map(SparkConnectIT::stageAndPartition, List.of(0, 1, 2, 3)); // warm: the first may have loaded classes
+        p.map(SparkConnectIT::stageAndMeeting, List.of(0, 1, 2, 3)); // the same for the function below
+        List<long[]> r = p.map(SparkConnectIT::stageAndMeeting, List.of(10, 11, 12, 13));
         assertThat(r.get(2)[0]).as("its operations were short: one operation, one Spark job, one stage")
             .isEqualTo(r.get(0)[0]);
         assertThat(r.get(2)[1]).as("a partition per batch").isNotEqualTo(r.get(0)[1]);
-        assertThat(r.get(2)[2]).as("side by side: the second batch began before the first ended").isLessThan(r.get(1)[3]);
-        assertThat(r.get(0)[2]).isLessThan(r.get(3)[3]);
+        assertThat(r.get(0)[2]).as("side by side: the first batch's first task met the second's").isEqualTo(1);
+        assertThat(r.get(2)[2]).as("side by side: the second batch's first task met the first's").isEqualTo(1);
       }
       try (Parallel p = Parallel.builder().backend(spark).nJobs(2).batchSize(2).build()) {
-        List<long[]> r = p.map(SparkConnectIT::stageAndTimes, List.of(0, 1, 2, 3));
+        List<long[]> r = p.map(SparkConnectIT::stageAndPartition, List.of(0, 1, 2, 3));
         assertThat(r.get(2)[0]).as("batches sent one by one: an operation each").isNotEqualTo(r.get(0)[0]);
       }
     }
