@@ -66,7 +66,7 @@ public final class S3StoreBenchmark {
           put(plain, new org.apache.hadoop.fs.Path(base, "small"), smallBytes);
           put(plain, new org.apache.hadoop.fs.Path(base, "large"), largeBytes);
           Path localCopy = dir.resolve("plain-copy" + conditional);
-          Stat[] s = new Stat[15];
+          Stat[] s = new Stat[16];
           // entries published through the Store SPI alone, with files of a small hit's sizes: what the
           // store's read of one costs without Memory around it
           byte[] outputBytes = new byte[200];
@@ -111,6 +111,11 @@ public final class S3StoreBenchmark {
                   in.readAllBytes();
                 }
               });
+              // what a publish leaves on the server, by hand: two objects in a new folder, then a read of the first
+              org.apache.hadoop.fs.Path folder = new org.apache.hadoop.fs.Path(base, "f" + k);
+              put(plain, new org.apache.hadoop.fs.Path(folder, "one"), metadataBytes);
+              put(plain, new org.apache.hadoop.fs.Path(folder, "two"), new byte[0]);
+              s[15].time(plain, () -> read(plain, new org.apache.hadoop.fs.Path(folder, "one")));
               s[11].time(store, () -> {
                 try (InputStream in = store.open("direct/e" + (k % ops) + "/output").orElseThrow()) {
                   in.readAllBytes();
@@ -153,7 +158,8 @@ public final class S3StoreBenchmark {
               "small hit, first in a store", "store.open + read of an entry's output",
               "small hit of an entry stored earlier",
               "baseline: open + read of the object it just PUT",
-              "store.open + read of an entry it just published"};
+              "store.open + read of an entry it just published",
+              "baseline: read of 1 of 2 objects it just PUT in a new folder"};
           for (int i = 0; i < s.length; i++) {
             System.out.printf("  %-36s median %7.2f ms  requests/op %5.2f  (%s)%n", names[i], s[i].median() / 1e6,
                 s[i].requests / (double) s[i].n, s[i].kinds);
