@@ -52,6 +52,7 @@ public final class LazyMapHarness {
       long t0 = System.nanoTime();
       write(npy, jl4j, gib << 30);
       System.err.printf("wrote %d GiB twice in %.0f s%n", gib, (System.nanoTime() - t0) / 1e9);
+      settle();
       try {
         for (String cache : new String[] {"dropped", "warm"}) {
           java.util.Map<String, List<double[]>> figures = new java.util.LinkedHashMap<>();
@@ -109,6 +110,30 @@ public final class LazyMapHarness {
     cmd.add(load);
     cmd.add(warm.toString());
     return cmd;
+  }
+
+  /**
+   * Waits until the files just written are on disk: the kernel writes gigabytes of dirty pages back
+   * for a minute after the write returns, and the first shots used to run beside that writeback (in
+   * one quiet run the first round's scans took up to 1.7x the last round's).
+   */
+  private static void settle() throws IOException, InterruptedException {
+    run(List.of("sync"));
+    for (int i = 0; i < 120 && dirtyKib() > 64 << 10; i++) {
+      Thread.sleep(1000);
+    }
+  }
+
+  private static long dirtyKib() throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+      if (line.startsWith("Dirty:") || line.startsWith("Writeback:")) {
+        long kib = Long.parseLong(line.replaceAll("[^0-9]", ""));
+        if (kib > 64 << 10) {
+          return kib;
+        }
+      }
+    }
+    return 0;
   }
 
   private static void dropCaches() throws IOException, InterruptedException {

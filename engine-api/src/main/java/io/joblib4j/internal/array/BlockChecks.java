@@ -4,7 +4,6 @@ import io.joblib4j.CorruptFileException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.zip.CRC32C;
 
 /**
@@ -16,6 +15,12 @@ import java.util.zip.CRC32C;
  * storage's element access indexes directly: a checked block is read through that buffer at the
  * cost of an unchecked storage's access, and an empty slot is what sends a reader to the check.
  *
+ * <p>No read-ahead of its own: a check reads its block through the mapping, so the kernel's own
+ * read-ahead for the mapping (8 MiB on this project's test machine) serves the check as it serves an
+ * unchecked scan. A thread that read the next blocks ahead through a channel made a first scan of a
+ * cold 8 GiB file slower, not faster: 1.28x the unchecked scan against 1.08x without it, on a quiet
+ * machine (BENCHMARKS.md, "Lazy verified maps").
+ *
  * <p>Thread safety without locks: a slot is filled (with release semantics) only after its block
  * checked out, and never emptied. Threads touching an unchecked block at once may each check it;
  * each then finds the bytes good (and stores an equivalent buffer) or throws. A reader that sees a
@@ -24,10 +29,6 @@ import java.util.zip.CRC32C;
 public final class BlockChecks {
   private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(ByteBuffer[].class);
 
-  /** Blocks read ahead of a sequential scan. */
-  private static final int READ_AHEAD = 2;
-
-  private final Path file;
   private final String source;
   private final String record;
   private final long fileOffset;
@@ -40,18 +41,16 @@ public final class BlockChecks {
    * Checks for array data whose block {@code i} (bytes {@code [i << shift, (i + 1) << shift)} of the
    * data) has CRC32C {@code sums[i]}.
    *
-   * @param file the mapped file, read ahead of sequential scans (never changed or checked through)
    * @param source the file, for messages
    * @param record which record of the file holds the data, for messages ("record #3")
    * @param fileOffset where the data starts in the file, for messages
    * @param shift log2 of the block size; blocks never straddle a storage segment
    * @param sums the blocks' CRC32Cs, in order
    */
-  public BlockChecks(Path file, String source, String record, long fileOffset, int shift, int[] sums) {
+  public BlockChecks(String source, String record, long fileOffset, int shift, int[] sums) {
     if (shift > ByteStorage.MAPPED_SHIFT) {
       throw new IllegalArgumentException("blocks of 2^" + shift + " bytes would straddle mapped segments");
     }
-    this.file = file;
     this.source = source;
     this.record = record;
     this.fileOffset = fileOffset;
@@ -119,16 +118,6 @@ public final class BlockChecks {
     }
     ByteBuffer checked = s.rawSlice(from, len); // a fresh buffer: the check moved the other's position
     SLOTS.setRelease(table, block, checked);
-    int ahead = block + READ_AHEAD;
-    if (file != null && (block == 0 || isChecked(block - 1))) { // a sequential scan: keep the disk busy
-      for (int next = block == 0 ? 1 : ahead; next <= ahead && next < sums.length; next++) {
-        if (!isChecked(next)) {
-          long at = (long) next << shift;
-          int size = (int) Math.min(1L << shift, s.byteSize() - at);
-          ReadAhead.request(file, fileOffset + at, size, s.rawSlice(at, size));
-        }
-      }
-    }
     return checked;
   }
 }

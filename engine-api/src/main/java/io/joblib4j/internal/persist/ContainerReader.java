@@ -315,7 +315,7 @@ final class ContainerReader {
     // mapped READ_ONLY or COPY_ON_WRITE: each block is checked when first touched; READ_WRITE data
     // was checked whole before it was flagged, and a heap copy was checked as it was read
     if (dataAt >= 0 && checkMappedData && !mutable && mmap != MmapMode.READ_WRITE) {
-      return s.checkedLazily(new BlockChecks(s.file(), name, "record #" + record, dataAt, sums.shift(), sums.crcs()));
+      return s.checkedLazily(new BlockChecks(name, "record #" + record, dataAt, sums.shift(), sums.crcs()));
     }
     return s;
   }
