@@ -117,6 +117,17 @@ abstract class Dir implements Closeable {
   }
 
   /** The refusal every operation meeting a link gives. */
+  /**
+   * Whether an open with {@code NOFOLLOW} failed because its last name was a symbolic link (ELOOP).
+   * The error itself says so; a look at the name afterwards may not, as the link may be gone again
+   * (a thread swapping a folder for a link and back, SymlinkSwapTest). The JDK reports ELOOP as this
+   * reason, in these words, on every Unix it runs on.
+   */
+  static boolean refusedALink(FileSystemException e) {
+    String reason = e.getReason();
+    return reason != null && reason.endsWith("unable to access attributes of symbolic link");
+  }
+
   static LinkRefusedException linkRefused(Path link) {
     return new LinkRefusedException("refusing to follow the symbolic link " + link + " inside the cache folder:"
         + " joblib4j never follows links under a cache's root. Remove the link (the cache recreates what it needs)");
@@ -301,6 +312,10 @@ abstract class Dir implements Closeable {
     }
 
     private IOException swappedOrRethrow(String name, FileSystemException e) throws IOException {
+      if (refusedALink(e)) {
+        return linkRefused(path.resolve(name));
+      }
+      // other errors: a link there now is the cause (a stat of it again, since the error says less)
       BasicFileAttributes now = stat(name);
       if (now != null && now.isSymbolicLink()) {
         return linkRefused(path.resolve(name));

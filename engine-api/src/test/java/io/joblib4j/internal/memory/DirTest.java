@@ -35,6 +35,30 @@ class DirTest {
   }
 
   /**
+   * An open that O_NOFOLLOW refused (ELOOP) is a link refusal by the error alone. Before, the
+   * handle looked at the name again to tell, and a thread that had swapped the folder for a link
+   * and back by then made it a plain I/O error: a {@code clear()} racing SymlinkSwapTest's swapper
+   * failed with "Too many levels of symbolic links" instead of refusing the link (at load 3).
+   */
+  @Test
+  void anOpenRefusedBecauseTheNameWasALinkIsALinkRefusalWhateverIsThereAfter() throws Exception {
+    Path real = Files.createDirectories(dir.resolve("real"));
+    Files.createSymbolicLink(dir.resolve("f"), real);
+    java.nio.file.FileSystemException looped;
+    try (var ds = (java.nio.file.SecureDirectoryStream<Path>) Files.newDirectoryStream(dir)) {
+      looped = org.assertj.core.api.Assertions.catchThrowableOfType(
+          () -> ds.newDirectoryStream(dir.getFileSystem().getPath("f"), java.nio.file.LinkOption.NOFOLLOW_LINKS),
+          java.nio.file.FileSystemException.class);
+    }
+    assertThat(looped).as("this JDK's error for O_NOFOLLOW on a link").isNotNull();
+    Files.delete(dir.resolve("f"));
+    Files.createDirectories(dir.resolve("f")); // swapped back: a folder again
+    assertThat(Dir.refusedALink(looped)).isTrue();
+    assertThat(Dir.refusedALink(new java.nio.file.FileSystemException("f", null, "Permission denied"))).isFalse();
+    assertThat(Dir.refusedALink(new java.nio.file.FileSystemException("f"))).isFalse();
+  }
+
+  /**
    * The root's handle is shared by every thread of a store, and its directory stream iterates once:
    * threads listing it at the same moment both took the one iteration ("Iterator already
    * obtained", which made a Memory report its cache unusable while limits were being kept).
