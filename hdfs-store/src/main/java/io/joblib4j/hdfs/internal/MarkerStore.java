@@ -232,9 +232,8 @@ final class MarkerStore extends HadoopStore {
     if (conditionalCreate) {
       return true; // the store refused every other writer's create
     }
-    // check-then-PUT: another writer may have passed the check too; the manifest written last wins
-    Manifest now = manifestOrNull(entry);
-    return now == null || now.publication().equals(attempt);
+    // check-then-PUT: another writer may have passed the check too
+    return lastWrittenIsOurs(entry, attempt);
   }
 
   /**
@@ -255,6 +254,11 @@ final class MarkerStore extends HadoopStore {
     if (!objects) {
       return true; // whichever manifest was written last is whole, and names no object of this attempt
     }
+    return lastWrittenIsOurs(entry, attempt);
+  }
+
+  /** Where two writers may both pass the check, the manifest written last wins: is it this attempt's? */
+  private boolean lastWrittenIsOurs(Path entry, String attempt) throws IOException {
     Manifest now = manifestOrNull(entry);
     return now == null || now.publication().equals(attempt);
   }
