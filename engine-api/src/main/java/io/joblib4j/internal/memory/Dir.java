@@ -116,7 +116,6 @@ abstract class Dir implements Closeable {
     return new ByPath(path);
   }
 
-  /** The refusal every operation meeting a link gives. */
   /**
    * Whether an open with {@code NOFOLLOW} failed because its last name was a symbolic link (ELOOP).
    * The error itself says so; a look at the name afterwards may not, as the link may be gone again
@@ -128,6 +127,7 @@ abstract class Dir implements Closeable {
     return reason != null && reason.endsWith("unable to access attributes of symbolic link");
   }
 
+  /** The refusal every operation meeting a link gives. */
   static LinkRefusedException linkRefused(Path link) {
     return new LinkRefusedException("refusing to follow the symbolic link " + link + " inside the cache folder:"
         + " joblib4j never follows links under a cache's root. Remove the link (the cache recreates what it needs)");
