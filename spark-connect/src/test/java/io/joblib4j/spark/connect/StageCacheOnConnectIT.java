@@ -16,7 +16,7 @@ class StageCacheOnConnectIT {
   void aStageCacheOnAConnectSessionIsRefusedAtOnceNamingWhatIsMissing(@TempDir Path dir) {
     assertThatThrownBy(() -> StageCache.at(ConnectServer.session(), dir.toString()))
         .isInstanceOf(UnsupportedOperationException.class)
-        .hasMessageContaining("Spark Connect session (org.apache.spark.sql.connect.SparkSession)")
+        .hasMessageContaining("Spark Connect session (" + ConnectLine.SESSION_CLASS + ")")
         .hasMessageContaining("analyzed logical plan")
         .hasMessageContaining("SparkContext")
         .hasMessageContaining("Memory");

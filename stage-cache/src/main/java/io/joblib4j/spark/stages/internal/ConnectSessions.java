@@ -9,8 +9,27 @@ package io.joblib4j.spark.stages.internal;
 public final class ConnectSessions {
   private ConnectSessions() {}
 
+  /**
+   * Whether {@code session} is a Spark Connect session: Spark 4's ({@code org.apache.spark.sql.connect.*}),
+   * or Spark 3.5's client session, which has classic Spark's name ({@code org.apache.spark.sql.SparkSession})
+   * but comes from a class loader without spark-core.
+   */
   public static boolean isConnect(Object session) {
-    return session.getClass().getName().startsWith("org.apache.spark.sql.connect.");
+    Class<?> c = session.getClass();
+    if (c.getName().startsWith("org.apache.spark.sql.connect.")) {
+      return true;
+    }
+    return c.getName().equals("org.apache.spark.sql.SparkSession") && !hasSparkCore(c.getClassLoader());
+  }
+
+  private static boolean hasSparkCore(ClassLoader loader) {
+    try {
+      // not SparkContext: the 3.5 Connect client carries an empty class of that name
+      Class.forName("org.apache.spark.SparkEnv", false, loader);
+      return true;
+    } catch (ClassNotFoundException | LinkageError absent) {
+      return false;
+    }
   }
 
   public static void refuse(Object session) {
