@@ -16,7 +16,8 @@ import org.apache.spark.SparkException;
  * in a ClassNotFoundException.
  */
 final class MissingExecutorJar {
-  static final String BUNDLE = "joblib4j-spark-4-bundle_2.13.jar";
+  /** The bundle of the line this jar is built for (on Spark 3.5 / Scala 2.13, joblib4j-spark-3.5-bundle_2.13.jar). */
+  static final String BUNDLE = LineJars.bundle(BuiltForSpark.LINE, BuiltForScala.BINARY) + ".jar";
 
   /** joblib4j's classes, and those of the libraries the bundle relocates, under their own names when shipped as separate jars. */
   private static final Pattern MISSING = Pattern.compile(

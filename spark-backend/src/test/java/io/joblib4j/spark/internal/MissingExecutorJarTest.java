@@ -22,7 +22,8 @@ class MissingExecutorJarTest {
     assertThat(explained).isNotSameAs(GENERIC).hasCause(job);
     assertThat(explained.getMessage())
         .contains("io.joblib4j.spark.internal.ExecutorWorker is missing")
-        .contains("spark-submit --jars joblib4j-spark-4-bundle_2.13.jar")
+        // the bundle of the line this jar is built for: on the Spark 3.5 lines it named Spark 4's
+        .contains("spark-submit --jars joblib4j-spark-" + BuiltForSpark.LINE + "-bundle_" + BuiltForScala.BINARY + ".jar")
         .contains("spark.jars=")
         .contains("--driver-class-path");
   }

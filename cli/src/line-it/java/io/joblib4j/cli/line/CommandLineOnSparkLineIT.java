@@ -23,8 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The command line's {@code -spark} jar, built once for every line, run as a data engineer runs it on
- * a Spark 3.5 cluster: {@code spark-submit --class io.joblib4j.cli.Main} on Spark 3.5.9's class path
- * (Scala 2.12), over a Memory cache and a stage cache that this line's joblib4j wrote.
+ * their cluster: {@code spark-submit --class io.joblib4j.cli.Main} on the class path of the Spark line
+ * under test ({@code cli.sparkVersion}, Scala {@code cli.scalaVersion}), over a Memory cache and a
+ * stage cache that this line's joblib4j wrote.
  */
 class CommandLineOnSparkLineIT {
   private static SparkSession spark;
@@ -53,7 +54,7 @@ class CommandLineOnSparkLineIT {
 
   @Test
   void sparkSubmitListsSizesAndVerifiesAMemoryCacheAndListsAStageCache() throws Exception {
-    assertThat(spark.version()).as("the Spark line this module tests").isEqualTo(System.getProperty("cli.sparkVersion"));
+    assertThat(spark.version()).as("the Spark line this module tests").isEqualTo(property("cli.sparkVersion"));
     Path memoryCache = dir.resolve("memory");
     Memory memory = Memory.builder(memoryCache).verbose(0).build();
     var squared = memory.cache(CommandLineOnSparkLineIT::square);
@@ -90,24 +91,32 @@ class CommandLineOnSparkLineIT {
   private static Child sparkSubmit(String... args) throws Exception {
     Path home = Files.createDirectories(dir.resolve("spark-home").resolve("jars")).getParent();
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m"));
-    for (String flag : System.getProperty("cli.sparkJvmFlags").trim().split("\\s+")) {
+    for (String flag : property("cli.sparkJvmFlags").trim().split("\\s+")) {
       if (!flag.isEmpty()) {
         cmd.add(flag);
       }
     }
-    cmd.addAll(List.of("-cp", System.getProperty("cli.sparkClasspath"), "org.apache.spark.deploy.SparkSubmit",
+    cmd.addAll(List.of("-cp", property("cli.sparkClasspath"), "org.apache.spark.deploy.SparkSubmit",
         "--master", "local[1]", "--conf", "spark.ui.enabled=false", "--conf", "spark.driver.host=127.0.0.1",
-        "--class", "io.joblib4j.cli.Main", System.getProperty("cli.sparkJar")));
+        "--class", "io.joblib4j.cli.Main", property("cli.sparkJar")));
     cmd.addAll(List.of(args));
     Path out = Files.createTempFile(dir, "out", ".txt");
     Path err = Files.createTempFile(dir, "err", ".txt");
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
     pb.environment().remove("HADOOP_CONF_DIR");
     pb.environment().put("SPARK_HOME", home.toString());
-    pb.environment().put("SPARK_SCALA_VERSION", "2.12");
+    pb.environment().put("SPARK_SCALA_VERSION", property("cli.scalaVersion"));
     pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
     Process p = pb.start();
     assertThat(p.waitFor(3, TimeUnit.MINUTES)).as(String.join(" ", cmd) + " ended").isTrue();
     return new Child(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  private static String property(String name) {
+    String v = System.getProperty(name);
+    if (v == null || v.isBlank()) {
+      throw new IllegalStateException(name + " is not set: run this test through Maven, from a Spark line's module");
+    }
+    return v;
   }
 }
