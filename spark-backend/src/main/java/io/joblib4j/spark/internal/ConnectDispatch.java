@@ -2,6 +2,7 @@ package io.joblib4j.spark.internal;
 
 import io.joblib4j.spi.Backend;
 import io.joblib4j.spi.Backends;
+import io.joblib4j.spi.support.ClassLookup;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -71,13 +72,8 @@ public final class ConnectDispatch {
   }
 
   private static boolean classicSparkPresent(ClassLoader loader) {
-    try {
-      // not SparkContext: the Connect client's shims carry an empty class of that name
-      Class.forName("org.apache.spark.SparkEnv", false, loader);
-      return true;
-    } catch (ClassNotFoundException | LinkageError absent) {
-      return false;
-    }
+    // not SparkContext: the Connect client's shims carry an empty class of that name
+    return ClassLookup.isPresent("org.apache.spark.SparkEnv", loader);
   }
 
   /**

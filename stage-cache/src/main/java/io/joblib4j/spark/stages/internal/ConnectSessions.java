@@ -1,5 +1,7 @@
 package io.joblib4j.spark.stages.internal;
 
+import io.joblib4j.spi.support.ClassLookup;
+
 /**
  * Spark Connect sessions, recognized by their class name so that nothing here links the Connect
  * client. A Connect client has no analyzed plan of its Datasets ({@code queryExecution}) and no
@@ -19,17 +21,9 @@ public final class ConnectSessions {
     if (c.getName().startsWith("org.apache.spark.sql.connect.")) {
       return true;
     }
-    return c.getName().equals("org.apache.spark.sql.SparkSession") && !hasSparkCore(c.getClassLoader());
-  }
-
-  private static boolean hasSparkCore(ClassLoader loader) {
-    try {
-      // not SparkContext: the 3.5 Connect client carries an empty class of that name
-      Class.forName("org.apache.spark.SparkEnv", false, loader);
-      return true;
-    } catch (ClassNotFoundException | LinkageError absent) {
-      return false;
-    }
+    // spark-core's SparkEnv, not SparkContext: the 3.5 Connect client carries an empty class of that name
+    return c.getName().equals("org.apache.spark.sql.SparkSession")
+        && !ClassLookup.isPresent("org.apache.spark.SparkEnv", c.getClassLoader());
   }
 
   public static void refuse(Object session) {
