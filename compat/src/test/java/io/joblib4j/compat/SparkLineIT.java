@@ -67,8 +67,18 @@ class SparkLineIT {
         .set("spark.executorEnv.SPARK_SCALA_VERSION", "2.13")
         .setJars(new String[] {Bundle.jar().toString(), System.getProperty("compat.testsJar")});
     spark = SparkSession.builder().config(conf).getOrCreate();
-    spark.sparkContext().parallelize(scala.jdk.javaapi.CollectionConverters.asScala(List.<Object>of(1, 2)).toSeq(), 2,
-        scala.reflect.ClassTag$.MODULE$.Any()).count(); // both executors registered
+    // both executors' block managers registered with the driver (what nJobs(-1) counts); a first job
+    // is no proof: its tasks can all run on the executor that came first
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(3);
+    while (spark.sparkContext().getExecutorMemoryStatus().size() < 3) {
+      assertThat(System.nanoTime()).as("2 executors registered within 3 minutes").isLessThan(deadline);
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
   }
 
   @AfterAll

@@ -1,7 +1,9 @@
 package io.joblib4j.spark;
 
 import java.io.File;
+import java.util.concurrent.TimeUnit;
 import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /**
@@ -25,9 +27,31 @@ final class ClusterSpark {
   static synchronized JavaSparkContext shared() {
     if (shared == null || shared.sc().isStopped()) {
       shared = new JavaSparkContext(conf("joblib4j-cluster-it", 2, 1024));
-      shared.parallelize(java.util.List.of(1, 2), 2).count(); // both executors registered
+      awaitExecutors(shared.sc(), 2);
     }
     return shared;
+  }
+
+  /**
+   * Waits until {@code executors} executors' block managers have registered with the driver: what
+   * the spark backend counts for {@code nJobs(-1)}. Not a first job: its tasks can all run on the
+   * executor that came first, and on a loaded machine the other's block manager registered after it
+   * (SparkClusterIT then saw 1 worker, not 2).
+   */
+  static void awaitExecutors(SparkContext sc, int executors) {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+    while (sc.getExecutorMemoryStatus().size() < executors + 1) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("local-cluster: " + (sc.getExecutorMemoryStatus().size() - 1) + " of "
+            + executors + " executors registered after 3 minutes");
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for executors", e);
+      }
+    }
   }
 
   /** Stops the shared context, for a test that must start a SparkContext of its own. */

@@ -41,7 +41,7 @@ class SparkChannelSecurityIT {
         .set("spark.authenticate", "true")
         .set("spark.authenticate.secret", HexFormat.of().formatHex(secret))
         .set("spark.network.crypto.enabled", "true"));
-    jsc.parallelize(List.of(1, 2), 2).count(); // both executors registered
+    ClusterSpark.awaitExecutors(jsc.sc(), 2);
   }
 
   @AfterAll
