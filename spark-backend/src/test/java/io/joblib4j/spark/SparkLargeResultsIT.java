@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,6 +26,16 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(300)
 class SparkLargeResultsIT {
   private static final long DRIVER_PID = ProcessHandle.current().pid();
+
+  /**
+   * Executors with fresh heaps: the 450 MB result needs 450 MB of contiguous free heap in an executor
+   * of 768 MB, and after the ITs before it had used the shared cluster's executors, one run's
+   * executor failed the allocation itself (OutOfMemoryError at the new byte[], before any limit).
+   */
+  @BeforeAll
+  static void freshExecutors() {
+    ClusterSpark.stopShared();
+  }
 
   static long pid(int i) {
     return ProcessHandle.current().pid();
